@@ -1,0 +1,56 @@
+# Set-up and everyday commands. `make demo` and `make test` are all a fresh Debian machine with
+# the Swift toolchain needs: both install missing system packages first (as root), or print the
+# exact command to run.
+
+SWIFT ?= swift
+PACKAGES := libpixman-1-dev libpng-dev pkg-config
+BENCH_PACKAGES := $(PACKAGES) libcairo2-dev
+
+.PHONY: deps deps-bench build demo test bench bench-quick clean
+
+# Installs whatever of $(1) dpkg does not list as installed; as non-root, prints the command.
+define install_missing
+	@missing=""; \
+	for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else \
+	    echo "missing system packages:$$missing"; \
+	    echo "run:  sudo apt-get install -y$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+endef
+
+deps:
+	$(call install_missing,$(PACKAGES))
+
+deps-bench:
+	$(call install_missing,$(BENCH_PACKAGES))
+
+build: deps
+	$(SWIFT) build -c release
+
+# Builds the CLI and renders the built-in demo scene to out/demo.png.
+demo: deps
+	$(SWIFT) build -c release --product compose
+	@mkdir -p out
+	.build/release/compose render --demo -o out/demo.png
+	@echo "wrote out/demo.png"
+
+test: deps
+	$(SWIFT) test
+
+# Reference scenes timed side by side with cairo in one process (Benchmarks/ is its own package).
+bench: deps-bench
+	cd Benchmarks && $(SWIFT) run -c release bench
+
+bench-quick: deps-bench
+	cd Benchmarks && $(SWIFT) run -c release bench --quick
+
+clean:
+	rm -rf .build Benchmarks/.build out

@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Compositor",
+    products: [
+        .library(name: "Compositor", targets: ["Compositor"]),
+        .library(name: "ReferenceScenes", targets: ["ReferenceScenes"]),
+        .executable(name: "compose", targets: ["compose"]),
+    ],
+    targets: [
+        // MARK: - System libraries (Debian packages, found with pkg-config)
+
+        .systemLibrary(
+            name: "CPixman",
+            pkgConfig: "pixman-1",
+            providers: [.apt(["libpixman-1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+
+        // MARK: - Engine
+
+        .target(
+            name: "Compositor",
+            dependencies: ["CPixman", "CPNG"]
+        ),
+
+        // MARK: - The reference scenes of shared/bench/SCENES.md (tests and benchmarks)
+
+        .target(
+            name: "ReferenceScenes",
+            dependencies: ["Compositor"]
+        ),
+
+        // MARK: - Command line
+
+        .executableTarget(
+            name: "compose",
+            dependencies: ["Compositor"]
+        ),
+
+        // MARK: - Tests
+
+        .testTarget(
+            name: "CompositorTests",
+            dependencies: ["Compositor", "ReferenceScenes"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// libpng's simplified API (png_image_*), installed by Debian's libpng-dev.
+#include <png.h>

@@ -1,0 +1,118 @@
+import CPNG
+import Foundation
+
+/// A PNG that could not be read or written, with the path and libpng's reason.
+public struct PNGError: Error, CustomStringConvertible, Equatable {
+    public let path: String
+    public let reason: String
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// PNG files in and out, through libpng's simplified API, which reads every PNG libpng reads
+/// (palette, grey, 16-bit, interlaced, tRNS) and never unwinds through Swift frames.
+public enum PNG {
+    /// Reads a PNG file into a premultiplied `argb32` surface (16-bit files are reduced to 8 bits,
+    /// grey and palette expanded).
+    public static func read(path: String) throws -> Surface {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
+            throw PNGError(path: path, reason: reason)
+        }
+        return try decode(data, path: path)
+    }
+
+    /// Decodes PNG bytes; `path` only names the source in errors.
+    public static func decode(_ data: Data, path: String = "<memory>") throws -> Surface {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        let begun = data.withUnsafeBytes { raw in
+            png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
+        }
+        guard begun != 0 else { throw PNGError(path: path, reason: message(of: &image, default: "not a PNG file")) }
+        defer { png_image_free(&image) }
+        let width = Int(image.width), height = Int(image.height)
+        let surface: Surface
+        do {
+            surface = try Surface(width: width, height: height, format: .argb32)
+        } catch {
+            throw PNGError(path: path, reason: "\(error)")
+        }
+        // 8-bit sRGB BGRA, un-premultiplied: on a little-endian machine each pixel read as a
+        // UInt32 is 0xAARRGGBB, pixman's a8r8g8b8 layout before premultiplication.
+        image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA | PNG_FORMAT_FLAG_BGR)
+        let finished = data.withUnsafeBytes { _ in
+            png_image_finish_read(&image, nil, surface.data, Int32(surface.stride), nil)
+        }
+        guard finished != 0 else {
+            throw PNGError(path: path, reason: message(of: &image, default: "the image data is damaged or truncated"))
+        }
+        premultiplyInPlace(surface)
+        return surface
+    }
+
+    /// Encodes `surface` as an 8-bit RGBA PNG: un-premultiplied, sRGB-encoded (linear formats are
+    /// encoded, extended values clamped).
+    public static func encode(_ surface: Surface) throws -> Data {
+        let w = surface.width, h = surface.height
+        var rgba = [UInt8](repeating: 0, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                let p = surface.pixel(x: x, y: y)
+                let i = (y * w + x) * 4
+                rgba[i] = p.r; rgba[i + 1] = p.g; rgba[i + 2] = p.b; rgba[i + 3] = p.a
+            }
+        }
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(w)
+        image.height = UInt32(h)
+        image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+        var size = 0
+        // First call measures, second writes.
+        guard png_image_write_to_memory(&image, nil, &size, 0, rgba, Int32(w * 4), nil) != 0 else {
+            throw PNGError(path: "<memory>", reason: message(of: &image, default: "cannot encode"))
+        }
+        var out = Data(count: size)
+        let ok = out.withUnsafeMutableBytes { raw in
+            png_image_write_to_memory(&image, raw.baseAddress, &size, 0, rgba, Int32(w * 4), nil)
+        }
+        guard ok != 0 else { throw PNGError(path: "<memory>", reason: message(of: &image, default: "cannot encode")) }
+        return out.prefix(size)
+    }
+
+    /// Encodes and writes atomically: a temporary file in the same folder, renamed over `path`,
+    /// so an existing file is never left half-written.
+    public static func write(_ surface: Surface, to path: String) throws {
+        let data = try encode(surface)
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw PNGError(path: path, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    private static func message(of image: inout png_image, default fallback: String) -> String {
+        let text = withUnsafeBytes(of: &image.message) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        return text.isEmpty ? fallback : "libpng: \(text)"
+    }
+
+    private static func premultiplyInPlace(_ surface: Surface) {
+        for y in 0..<surface.height {
+            let row = (surface.data + y * surface.stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<surface.width {
+                let v = row[x], a = v >> 24
+                if a == 255 { continue }
+                // (c·a + 127) / 255: round to nearest.
+                @inline(__always) func m(_ c: UInt32) -> UInt32 { (c * a + 127) / 255 }
+                row[x] = a << 24 | m((v >> 16) & 0xFF) << 16 | m((v >> 8) & 0xFF) << 8 | m(v & 0xFF)
+            }
+        }
+    }
+}
+
+extension Surface {
+    /// Writes the surface as PNG, atomically (see `PNG.write`).
+    public func writePNG(to path: String) throws { try PNG.write(self, to: path) }
+}

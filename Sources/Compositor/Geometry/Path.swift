@@ -1,0 +1,175 @@
+import Foundation
+
+/// The outline of a 2D shape, as SwiftUI's `Path`: a value type made of subpaths of lines and
+/// Bézier curves.
+///
+/// Building follows Core Graphics' rules: `move(to:)` starts a subpath, a segment added without a
+/// current point is ignored, and drawing after `closeSubpath()` starts a new subpath at the
+/// closed one's start.
+///
+/// ```swift
+/// let triangle = Path { p in
+///     p.move(to: CGPoint(x: 50, y: 0))
+///     p.addLine(to: CGPoint(x: 100, y: 100))
+///     p.addLine(to: CGPoint(x: 0, y: 100))
+///     p.closeSubpath()
+/// }
+/// ```
+public struct Path: Equatable, Sendable {
+    /// One element of a path, named as in SwiftUI.
+    public enum Element: Equatable, Sendable {
+        case move(to: CGPoint)
+        case line(to: CGPoint)
+        case quadCurve(to: CGPoint, control: CGPoint)
+        case curve(to: CGPoint, control1: CGPoint, control2: CGPoint)
+        case closeSubpath
+    }
+
+    public private(set) var elements: [Element] = []
+    /// Start of the current subpath (where `closeSubpath` returns to).
+    private var subpathStart: CGPoint?
+    /// Whether the last element closed a subpath (the next segment must re-open it).
+    private var needsMove = false
+    private var current: CGPoint?
+
+    public init() {}
+
+    public init(_ build: (inout Path) -> Void) {
+        self.init()
+        build(&self)
+    }
+
+    public init(_ rect: CGRect) {
+        self.init()
+        addRect(rect)
+    }
+
+    public init(ellipseIn rect: CGRect) {
+        self.init()
+        addEllipse(in: rect)
+    }
+
+    public init(roundedRect rect: CGRect, cornerSize: CGSize, style: RoundedCornerStyle = .continuous) {
+        self.init()
+        addRoundedRect(in: rect, cornerSize: cornerSize, style: style)
+    }
+
+    public init(roundedRect rect: CGRect, cornerRadius: CGFloat, style: RoundedCornerStyle = .continuous) {
+        self.init(roundedRect: rect, cornerSize: CGSize(width: cornerRadius, height: cornerRadius), style: style)
+    }
+
+    public static func == (lhs: Path, rhs: Path) -> Bool { lhs.elements == rhs.elements }
+
+    // MARK: - Inspecting
+
+    /// `true` when the path has no elements.
+    public var isEmpty: Bool { elements.isEmpty }
+
+    /// The point the next segment starts from, or `nil` for an empty path.
+    public var currentPoint: CGPoint? { current }
+
+    /// Calls `body` with each element in order.
+    public func forEach(_ body: (Element) -> Void) {
+        for element in elements { body(element) }
+    }
+
+    // MARK: - Building
+
+    public mutating func move(to point: CGPoint) {
+        elements.append(.move(to: point))
+        subpathStart = point
+        current = point
+        needsMove = false
+    }
+
+    /// Returns the start of the segment about to be added, re-opening a closed subpath if needed;
+    /// `nil` means there is no current point and the segment is ignored (Core Graphics' rule).
+    private mutating func segmentStart() -> CGPoint? {
+        guard let point = current else { return nil }
+        if needsMove { move(to: point) }
+        return point
+    }
+
+    public mutating func addLine(to point: CGPoint) {
+        guard segmentStart() != nil else { return }
+        elements.append(.line(to: point))
+        current = point
+    }
+
+    public mutating func addQuadCurve(to point: CGPoint, control: CGPoint) {
+        guard segmentStart() != nil else { return }
+        elements.append(.quadCurve(to: point, control: control))
+        current = point
+    }
+
+    public mutating func addCurve(to point: CGPoint, control1: CGPoint, control2: CGPoint) {
+        guard segmentStart() != nil else { return }
+        elements.append(.curve(to: point, control1: control1, control2: control2))
+        current = point
+    }
+
+    public mutating func closeSubpath() {
+        guard current != nil, !needsMove else { return }
+        elements.append(.closeSubpath)
+        current = subpathStart
+        needsMove = true
+    }
+
+    /// Starts a subpath at `points[0]` and adds lines through the rest.
+    public mutating func addLines(_ points: [CGPoint]) {
+        guard let first = points.first else { return }
+        move(to: first)
+        for point in points.dropFirst() { addLine(to: point) }
+    }
+
+    /// Appends another path's elements, transformed.
+    public mutating func addPath(_ path: Path, transform: CGAffineTransform = .identity) {
+        for element in path.applying(transform).elements { append(element) }
+    }
+
+    /// Appends one element through the building API, so the bookkeeping stays right.
+    mutating func append(_ element: Element) {
+        switch element {
+        case .move(let p): move(to: p)
+        case .line(let p): addLine(to: p)
+        case .quadCurve(let p, let c): addQuadCurve(to: p, control: c)
+        case .curve(let p, let c1, let c2): addCurve(to: p, control1: c1, control2: c2)
+        case .closeSubpath: closeSubpath()
+        }
+    }
+
+    // MARK: - Transforming
+
+    /// The path with every point transformed. Affine maps keep Bézier curves Bézier curves, so
+    /// this is exact.
+    public func applying(_ transform: CGAffineTransform) -> Path {
+        if transform.isIdentity { return self }
+        var out = Path()
+        out.elements.reserveCapacity(elements.count)
+        for element in elements {
+            switch element {
+            case .move(let p): out.move(to: p.applying(transform))
+            case .line(let p): out.addLine(to: p.applying(transform))
+            case .quadCurve(let p, let c):
+                out.addQuadCurve(to: p.applying(transform), control: c.applying(transform))
+            case .curve(let p, let c1, let c2):
+                out.addCurve(to: p.applying(transform), control1: c1.applying(transform),
+                             control2: c2.applying(transform))
+            case .closeSubpath: out.closeSubpath()
+            }
+        }
+        return out
+    }
+
+    public func offsetBy(dx: CGFloat, dy: CGFloat) -> Path {
+        applying(CGAffineTransform(translationX: dx, y: dy))
+    }
+}
+
+/// How the corners of a rounded rectangle are shaped (SwiftUI's `RoundedCornerStyle`).
+public enum RoundedCornerStyle: Hashable, Sendable {
+    /// Quarter circles.
+    case circular
+    /// Curvature-continuous corners, as iOS draws them (see `Path+RoundedRect.swift`).
+    case continuous
+}

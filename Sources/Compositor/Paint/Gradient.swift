@@ -1,0 +1,51 @@
+import Foundation
+
+/// Colour stops along a gradient, as SwiftUI's `Gradient`.
+///
+/// ```swift
+/// let g = Gradient(colors: [.blue, .pink])          // evenly spaced
+/// let h = Gradient(stops: [.init(color: .black, location: 0), .init(color: .white, location: 0.8)])
+/// ```
+public struct Gradient: Hashable, Sendable {
+    public struct Stop: Hashable, Sendable {
+        public var color: Color
+        public var location: Double
+        public init(color: Color, location: Double) { self.color = color; self.location = location }
+    }
+
+    public var stops: [Stop]
+
+    public init(stops: [Stop]) { self.stops = stops }
+
+    /// Evenly spaced stops from 0 to 1.
+    public init(colors: [Color]) {
+        let n = colors.count
+        stops = colors.enumerated().map { i, c in Stop(color: c, location: n > 1 ? Double(i) / Double(n - 1) : 0) }
+    }
+
+    /// Stops sorted by location with locations clamped to [0, 1], as pixman requires.
+    var normalizedStops: [Stop] {
+        stops.map { Stop(color: $0.color, location: min(1, max(0, $0.location.isNaN ? 0 : $0.location))) }
+            .enumerated().sorted { ($0.element.location, $0.offset) < ($1.element.location, $1.offset) }.map(\.element)
+    }
+}
+
+/// How an image is sampled when its transform is not a whole-pixel translation.
+public enum ImageFilter: String, Hashable, Sendable {
+    case nearest
+    case bilinear
+}
+
+/// What fills the covered pixels.
+public enum Paint {
+    case color(Color)
+    /// A linear gradient from `start` to `end` (in the drawing's coordinates), padded beyond.
+    case linearGradient(Gradient, start: CGPoint, end: CGPoint)
+    /// A radial gradient between two concentric circles, padded beyond.
+    case radialGradient(Gradient, center: CGPoint, startRadius: Double, endRadius: Double)
+    /// An angular (conic) gradient around `center`, from `startAngle` to `endAngle` clockwise on
+    /// screen; the rest of the turn is padded with the end colours.
+    case angularGradient(Gradient, center: CGPoint, startAngle: Angle, endAngle: Angle)
+    /// An image placed by `transform` (image pixels → drawing coordinates); transparent outside.
+    case image(Surface, transform: CGAffineTransform, filter: ImageFilter)
+}

@@ -1,0 +1,106 @@
+import CPixman
+import Foundation
+
+/// An owned pixman source image (solid, gradient or bits), released in `deinit`.
+final class PixmanSource {
+    let image: OpaquePointer
+    /// Keeps an image paint's surface alive while pixman reads it.
+    private let retained: Surface?
+
+    init(_ image: OpaquePointer, retaining surface: Surface? = nil) {
+        self.image = image
+        self.retained = surface
+        Surface.liveImages.add(1, ordering: .relaxed)
+    }
+
+    deinit {
+        pixman_image_unref(image)
+        Surface.liveImages.subtract(1, ordering: .relaxed)
+    }
+}
+
+/// A value in pixman's 16.16 fixed point, clamped to its range.
+@inline(__always)
+func fixed(_ v: Double) -> pixman_fixed_t {
+    let scaled = (v * 65536).rounded()
+    return pixman_fixed_t(max(-2_147_483_647, min(2_147_483_647, scaled.isFinite ? scaled : 0)))
+}
+
+extension Paint {
+    /// The pixman source for this paint, in device space (`transform` maps the paint's own
+    /// coordinates to device pixels), with colours encoded for `format`. Opacity is applied by
+    /// the mask, not here.
+    func pixmanSource(transform: CGAffineTransform, format: PixelFormat) -> PixmanSource? {
+        switch self {
+        case .color(let color):
+            var c = pixmanColor(premultiplied: color, for: format)
+            return pixman_image_create_solid_fill(&c).map { PixmanSource($0) }
+
+        case let .linearGradient(gradient, start, end):
+            var stops = pixmanStops(gradient.normalizedStops, format: format)
+            guard !stops.isEmpty else { return nil }
+            var p1 = pixman_point_fixed_t(x: fixed(start.x), y: fixed(start.y))
+            var p2 = pixman_point_fixed_t(x: fixed(end.x), y: fixed(end.y))
+            guard let img = pixman_image_create_linear_gradient(&p1, &p2, &stops, Int32(stops.count)) else { return nil }
+            return finishGradient(img, transform: transform)
+
+        case let .radialGradient(gradient, center, startRadius, endRadius):
+            var stops = pixmanStops(gradient.normalizedStops, format: format)
+            guard !stops.isEmpty else { return nil }
+            var c = pixman_point_fixed_t(x: fixed(center.x), y: fixed(center.y))
+            var c2 = c
+            guard let img = pixman_image_create_radial_gradient(&c, &c2, fixed(max(0, startRadius)),
+                                                                fixed(max(0, endRadius)), &stops, Int32(stops.count))
+            else { return nil }
+            return finishGradient(img, transform: transform)
+
+        case let .angularGradient(gradient, center, startAngle, endAngle):
+            // pixman's conical gradient runs one full turn counter-clockwise on screen from its
+            // angle; ours runs clockwise. Mirroring y in the gradient's own space turns one into
+            // the other, and stops are remapped so [start, end] covers its share of the turn.
+            let span = endAngle.radians - startAngle.radians
+            let turn = 2 * Double.pi
+            let fraction = span > 0 ? min(1, span / turn) : 1
+            let remapped = gradient.normalizedStops.map {
+                Gradient.Stop(color: $0.color, location: $0.location * fraction)
+            }
+            var stops = pixmanStops(remapped, format: format)
+            guard !stops.isEmpty else { return nil }
+            var c = pixman_point_fixed_t(x: 0, y: 0)
+            guard let img = pixman_image_create_conical_gradient(&c, fixed(0), &stops, Int32(stops.count)) else { return nil }
+            let local = CGAffineTransform(scaleX: 1, y: -1)
+                .concatenating(CGAffineTransform(rotationAngle: startAngle.radians))
+                .concatenating(CGAffineTransform(translationX: center.x, y: center.y))
+            return finishGradient(img, transform: local.concatenating(transform))
+
+        case let .image(surface, imageTransform, filter):
+            let source = PixmanSource(pixman_image_ref(surface.image), retaining: surface)
+            setTransform(source.image, imageTransform.concatenating(transform))
+            pixman_image_set_filter(source.image, filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
+            return source
+        }
+    }
+
+    private func finishGradient(_ img: OpaquePointer, transform: CGAffineTransform) -> PixmanSource {
+        let source = PixmanSource(img)
+        pixman_image_set_repeat(img, PIXMAN_REPEAT_PAD)
+        setTransform(img, transform)
+        return source
+    }
+
+    private func pixmanStops(_ stops: [Gradient.Stop], format: PixelFormat) -> [pixman_gradient_stop_t] {
+        stops.map { pixman_gradient_stop_t(x: fixed($0.location), color: pixmanStopColor($0.color, for: format)) }
+    }
+}
+
+/// Sets pixman's transform, which maps destination (device) space to source space: the inverse
+/// of `toDevice`.
+func setTransform(_ image: OpaquePointer, _ toDevice: CGAffineTransform) {
+    guard !toDevice.isIdentity else { return }
+    let inv = toDevice.inverted()
+    var t = pixman_transform_t()
+    t.matrix.0 = (fixed(inv.a), fixed(inv.c), fixed(inv.tx))
+    t.matrix.1 = (fixed(inv.b), fixed(inv.d), fixed(inv.ty))
+    t.matrix.2 = (0, 0, fixed(1))
+    pixman_image_set_transform(image, &t)
+}

@@ -1,0 +1,30 @@
+import CPixman
+import Foundation
+
+extension Surface {
+    /// Composites `layer` onto this surface at (`x`, `y`) with `opacity` and `blendMode`, the way
+    /// a group's layer returns to its parent. Throws only when the scratch layer the HSL modes and
+    /// `plusDarker` need cannot be allocated. pixman converts between formats as it reads and
+    /// writes; colour-space conversion between encoded and linear surfaces is the caller's job.
+    public func composite(_ layer: Surface, at x: Int = 0, y: Int = 0, opacity: Double = 1,
+                          blendMode: BlendMode = .normal) throws {
+        let a = min(1, max(0, opacity))
+        guard a > 0 else { return }
+        var maskImage: OpaquePointer?
+        if a < 1 {
+            var c = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16((a * 65535).rounded()))
+            maskImage = pixman_image_create_solid_fill(&c)
+        }
+        defer { if let m = maskImage { pixman_image_unref(m) } }
+        if blendMode.needsPremaskedSource {
+            let canvas = Canvas(self)
+            try canvas.fill(Path(CGRect(x: x, y: y, width: layer.width, height: layer.height)),
+                             with: .image(layer, transform: CGAffineTransform(translationX: CGFloat(x), y: CGFloat(y)),
+                                          filter: .nearest),
+                             opacity: a, blendMode: blendMode)
+            return
+        }
+        pixman_image_composite32(blendMode.pixmanOperator!, layer.image, maskImage, image, 0, 0, 0, 0,
+                                 Int32(x), Int32(y), Int32(layer.width), Int32(layer.height))
+    }
+}

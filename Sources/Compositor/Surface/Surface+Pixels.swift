@@ -1,0 +1,113 @@
+import CPixman
+import Foundation
+
+/// sRGB-encoded byte → linear light, for every byte value.
+let srgbToLinearTable: [Double] = (0..<256).map { srgbDecode(Double($0) / 255) }
+
+/// One pixel un-premultiplied, with sRGB-encoded colour (extended range kept) and alpha in [0, 1].
+struct EncodedPixel {
+    var r: Double, g: Double, b: Double, a: Double
+}
+
+extension Surface {
+    /// The pixel at (`x`, `y`) as un-premultiplied, sRGB-encoded 8-bit RGBA, whatever the format
+    /// (linear formats are encoded, extended values clamped). Rounds to nearest.
+    public func pixel(x: Int, y: Int) -> RGBA8 {
+        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(width)×\(height)")
+        if format == .argb32 {
+            // Exact integer un-premultiplication, the same as the PNG encoder uses.
+            return unpremultiply(argb: (data + y * stride).assumingMemoryBound(to: UInt32.self)[x])
+        }
+        let p = encodedPixel(x: x, y: y)
+        func byte(_ v: Double) -> UInt8 { UInt8((min(1, max(0, v)) * 255).rounded()) }
+        return RGBA8(byte(p.r), byte(p.g), byte(p.b), byte(p.a))
+    }
+
+    /// The stored premultiplied 8-bit value of an `argb32`/`xrgb32`/`argb32Linear` pixel as
+    /// 0xAARRGGBB (for tests that pin stored values, like the linear group's 188).
+    public func storedARGB(x: Int, y: Int) -> UInt32 {
+        precondition(format.bytesPerPixel == 4)
+        return (data + y * stride).assumingMemoryBound(to: UInt32.self)[x]
+    }
+
+    /// The stored premultiplied float components (r, g, b, a) of an `rgbaFloat` pixel.
+    public func storedFloat(x: Int, y: Int) -> (Float, Float, Float, Float) {
+        precondition(format == .rgbaFloat)
+        let p = (data + y * stride).assumingMemoryBound(to: Float.self) + 4 * x
+        return (p[0], p[1], p[2], p[3])
+    }
+
+    func encodedPixel(x: Int, y: Int) -> EncodedPixel {
+        let row = data + y * stride
+        switch format {
+        case .argb32, .xrgb32:
+            let v = row.assumingMemoryBound(to: UInt32.self)[x]
+            let a = format == .xrgb32 ? 255 : Double(v >> 24)
+            guard a > 0 else { return EncodedPixel(r: 0, g: 0, b: 0, a: 0) }
+            return EncodedPixel(r: Double((v >> 16) & 0xFF) / a, g: Double((v >> 8) & 0xFF) / a,
+                                b: Double(v & 0xFF) / a, a: a / 255)
+        case .a8:
+            return EncodedPixel(r: 0, g: 0, b: 0, a: Double(row.assumingMemoryBound(to: UInt8.self)[x]) / 255)
+        case .argb32Linear:
+            let v = row.assumingMemoryBound(to: UInt32.self)[x]
+            let a = Double(v >> 24) / 255
+            guard a > 0 else { return EncodedPixel(r: 0, g: 0, b: 0, a: 0) }
+            return EncodedPixel(r: srgbEncode(srgbToLinearTable[Int((v >> 16) & 0xFF)] / a),
+                                g: srgbEncode(srgbToLinearTable[Int((v >> 8) & 0xFF)] / a),
+                                b: srgbEncode(srgbToLinearTable[Int(v & 0xFF)] / a), a: a)
+        case .rgbaFloat:
+            let p = row.assumingMemoryBound(to: Float.self) + 4 * x
+            let a = Double(min(1, max(0, p[3])))
+            guard a > 0 else { return EncodedPixel(r: 0, g: 0, b: 0, a: 0) }
+            return EncodedPixel(r: srgbEncode(Double(p[0]) / a), g: srgbEncode(Double(p[1]) / a),
+                                b: srgbEncode(Double(p[2]) / a), a: a)
+        }
+    }
+
+    func setEncodedPixel(x: Int, y: Int, _ p: EncodedPixel) {
+        let row = data + y * stride
+        let a = min(1, max(0, p.a))
+        @inline(__always) func byte(_ v: Double) -> UInt32 { UInt32((min(1, max(0, v)) * 255).rounded()) }
+        switch format {
+        case .argb32:
+            // Premultiply the rounded alpha so an 8-bit round trip is exact.
+            let a8 = byte(a), af = Double(a8) / 255
+            row.assumingMemoryBound(to: UInt32.self)[x] =
+                a8 << 24 | byte(p.r * af) << 16 | byte(p.g * af) << 8 | byte(p.b * af)
+        case .xrgb32:
+            row.assumingMemoryBound(to: UInt32.self)[x] = 0xFF00_0000 | byte(p.r) << 16 | byte(p.g) << 8 | byte(p.b)
+        case .a8:
+            row.assumingMemoryBound(to: UInt8.self)[x] = UInt8(byte(a))
+        case .argb32Linear:
+            let a8 = byte(a), af = Double(a8) / 255
+            func channel(_ e: Double) -> UInt32 { byte(srgbEncode(min(1, max(0, srgbDecode(e))) * af)) }
+            row.assumingMemoryBound(to: UInt32.self)[x] = a8 << 24 | channel(p.r) << 16 | channel(p.g) << 8 | channel(p.b)
+        case .rgbaFloat:
+            let q = row.assumingMemoryBound(to: Float.self) + 4 * x
+            q[0] = Float(srgbDecode(p.r) * a); q[1] = Float(srgbDecode(p.g) * a)
+            q[2] = Float(srgbDecode(p.b) * a); q[3] = Float(a)
+        }
+    }
+
+    /// A copy in another format, converting colour encoding and premultiplication per pixel so
+    /// each pixel keeps its colour (e.g. an sRGB canvas becomes linear-light floats). Converting
+    /// to `xrgb32` drops alpha; to `a8` keeps only alpha.
+    public func converted(to target: PixelFormat) throws -> Surface {
+        if target == format { return try copy() }
+        let out = try Surface(width: width, height: height, format: target)
+        for y in 0..<height {
+            for x in 0..<width { out.setEncodedPixel(x: x, y: y, encodedPixel(x: x, y: y)) }
+        }
+        return out
+    }
+}
+
+/// Un-premultiplies one 8-bit premultiplied ARGB value, rounding to nearest.
+@inline(__always)
+func unpremultiply(argb v: UInt32) -> RGBA8 {
+    let a = v >> 24
+    if a == 255 { return RGBA8(UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF), 255) }
+    if a == 0 { return RGBA8(0, 0, 0, 0) }
+    @inline(__always) func c(_ x: UInt32) -> UInt8 { UInt8(min(255, (x * 255 + a / 2) / a)) }
+    return RGBA8(c((v >> 16) & 0xFF), c((v >> 8) & 0xFF), c(v & 0xFF), UInt8(a))
+}

@@ -1,0 +1,112 @@
+import Compositor
+import Foundation
+
+/// One drawing operation of a reference scene, with every number already computed.
+public enum SceneOp {
+    case fill(Path, Color, FillRule)
+    /// A group: children drawn into a transparent canvas-sized layer, then composited with
+    /// `opacity` (A8/255).
+    case group(opacity: Double, [SceneOp])
+}
+
+/// A reference scene from `SCENES.md`: a canvas size and its operations, drawn on opaque white.
+public struct ReferenceScene {
+    public let name: String
+    public let width: Int
+    public let height: Int
+    public let ops: [SceneOp]
+}
+
+extension ReferenceScene {
+    static func circle(_ cx: Double, _ cy: Double, _ r: Double) -> Path {
+        Path(ellipseIn: CGRect(x: cx - r, y: cy - r, width: 2 * r, height: 2 * r))
+    }
+
+    /// S1a (per-leaf opacity) or S1b (group opacity): three circles of r = 96.
+    public static func s1(group: Bool) -> ReferenceScene {
+        let colors: [Color] = [.blue, .pink, .orange]
+        let centres = [246.0, 300.0, 354.0]
+        let leafAlpha: UInt8 = group ? 255 : 64
+        let circles = zip(centres, colors).map { cx, c in
+            SceneOp.fill(circle(cx, 180, 96), Color(rgb: rgb(c), alpha8: leafAlpha), .nonZero)
+        }
+        let ops = group ? [SceneOp.group(opacity: 64.0 / 255, circles)] : circles
+        return ReferenceScene(name: group ? "S1b" : "S1a", width: 600, height: 360, ops: ops)
+    }
+
+    /// S3 with `count` shapes: alternating circles and rounded rects of radius 8.
+    public static func s3(count: Int, width: Int = 1920, height: Int = 1080) -> ReferenceScene {
+        var lcg = SceneLCG()
+        var ops: [SceneOp] = []
+        ops.reserveCapacity(count)
+        for k in 0..<count {
+            let x = lcg.u() * Double(width), y = lcg.u() * Double(height)
+            let w = 16 + lcg.u() * 112, h = 16 + lcg.u() * 112
+            let rgb = lcg.next() >> 8
+            let a8 = 51 + (((lcg.next() >> 24) * 205) >> 8)
+            let color = Color(rgb: rgb, alpha8: UInt8(a8))
+            let path = k % 2 == 0
+                ? circle(x + w / 2, y + h / 2, min(w, h) / 2)
+                : Path(roundedRect: CGRect(x: x, y: y, width: w, height: h), cornerRadius: 8, style: .circular)
+            ops.append(.fill(path, color, .nonZero))
+        }
+        let name = count == 1000 ? "S3-1k" : count == 10000 ? "S3-10k" : "S3-\(count)"
+        return ReferenceScene(name: name, width: width, height: height, ops: ops)
+    }
+
+    /// S4: one closed path of 2000 random cubics on 1024², filled blue.
+    public static func s4(fillRule: FillRule) -> ReferenceScene {
+        var lcg = SceneLCG()
+        var path = Path()
+        let x = lcg.u() * 1024, y = lcg.u() * 1024
+        path.move(to: CGPoint(x: x, y: y))
+        for _ in 0..<2000 {
+            let c1 = CGPoint(x: lcg.u() * 1024, y: lcg.u() * 1024)
+            let c2 = CGPoint(x: lcg.u() * 1024, y: lcg.u() * 1024)
+            let p = CGPoint(x: lcg.u() * 1024, y: lcg.u() * 1024)
+            path.addCurve(to: p, control1: c1, control2: c2)
+        }
+        path.closeSubpath()
+        return ReferenceScene(name: fillRule == .nonZero ? "S4-nz" : "S4-eo", width: 1024, height: 1024,
+                              ops: [.fill(path, .blue, fillRule)])
+    }
+
+    private static func rgb(_ c: Color) -> UInt32 {
+        UInt32((c.red * 255).rounded()) << 16 | UInt32((c.green * 255).rounded()) << 8 | UInt32((c.blue * 255).rounded())
+    }
+}
+
+/// Renders reference scenes with Compositor calls, reusing its canvas and layers across frames.
+public final class ReferenceRenderer {
+    public let surface: Surface
+    let canvas: Canvas
+    private var layers: [Surface] = []
+
+    public init(width: Int, height: Int) throws {
+        surface = try Surface(width: width, height: height)
+        canvas = Canvas(surface)
+    }
+
+    /// One frame: the white clear, then every operation.
+    public func render(_ scene: ReferenceScene) throws {
+        surface.fill(.white)
+        try draw(scene.ops, on: canvas, depth: 0)
+    }
+
+    private func draw(_ ops: [SceneOp], on canvas: Canvas, depth: Int) throws {
+        for op in ops {
+            switch op {
+            case let .fill(path, color, rule):
+                try canvas.fill(path, with: .color(color), fillRule: rule)
+            case let .group(opacity, children):
+                if layers.count <= depth {
+                    layers.append(try Surface(width: canvas.surface.width, height: canvas.surface.height))
+                }
+                let layer = layers[depth]
+                layer.clear()
+                try draw(children, on: Canvas(layer, rasterizer: canvas.rasterizer), depth: depth + 1)
+                try canvas.surface.composite(layer, opacity: opacity)
+            }
+        }
+    }
+}

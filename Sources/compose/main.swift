@@ -1,0 +1,2 @@
+import Compositor
+print("compose")
