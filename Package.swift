@@ -22,11 +22,17 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]
         ),
 
+        // libpng's full API, whose longjmp error handling must stay inside C.
+        .target(
+            name: "CPNGDecode",
+            dependencies: ["CPNG"]
+        ),
+
         // MARK: - Engine
 
         .target(
             name: "Compositor",
-            dependencies: ["CPixman", "CPNG"]
+            dependencies: ["CPixman", "CPNG", "CPNGDecode"]
         ),
 
         // MARK: - The reference scenes of shared/bench/SCENES.md (tests and benchmarks)

@@ -1,4 +1,5 @@
 import CPNG
+import CPNGDecode
 import Foundation
 
 /// A PNG that could not be read or written, with the path and libpng's reason.
@@ -8,8 +9,9 @@ public struct PNGError: Error, CustomStringConvertible, Equatable {
     public var description: String { "\(path): \(reason)" }
 }
 
-/// PNG files in and out, through libpng's simplified API, which reads every PNG libpng reads
-/// (palette, grey, 16-bit, interlaced, tRNS) and never unwinds through Swift frames.
+/// PNG files in and out through libpng: decoding with its full API in a small C target (every
+/// colour type, bit depth and interlacing; errors never unwind through Swift frames), encoding
+/// with its simplified API.
 public enum PNG {
     /// Reads a PNG file into a premultiplied `argb32` surface (16-bit files are reduced to 8 bits,
     /// grey and palette expanded).
@@ -23,28 +25,27 @@ public enum PNG {
 
     /// Decodes PNG bytes; `path` only names the source in errors.
     public static func decode(_ data: Data, path: String = "<memory>") throws -> Surface {
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        let begun = data.withUnsafeBytes { raw in
-            png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
+        var width: UInt32 = 0, height: UInt32 = 0, stride = 0
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var message = [CChar](repeating: 0, count: 256)
+        let ok = data.withUnsafeBytes { raw in
+            compositor_png_decode(raw.bindMemory(to: UInt8.self).baseAddress, raw.count,
+                                  UInt32(SurfaceLimits.maximumDimension), UInt64(SurfaceLimits.maximumPixels),
+                                  &width, &height, &pixels, &stride, &message, message.count)
         }
-        guard begun != 0 else { throw PNGError(path: path, reason: message(of: &image, default: "not a PNG file")) }
-        defer { png_image_free(&image) }
-        let width = Int(image.width), height = Int(image.height)
+        guard ok != 0, let pixels else {
+            let text = String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw PNGError(path: path, reason: "libpng: " + (text.isEmpty ? "cannot decode" : text))
+        }
+        defer { free(pixels) }
         let surface: Surface
         do {
-            surface = try Surface(width: width, height: height, format: .argb32)
+            surface = try Surface(width: Int(width), height: Int(height), format: .argb32)
         } catch {
             throw PNGError(path: path, reason: "\(error)")
         }
-        // 8-bit sRGB BGRA, un-premultiplied: on a little-endian machine each pixel read as a
-        // UInt32 is 0xAARRGGBB, pixman's a8r8g8b8 layout before premultiplication.
-        image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA | PNG_FORMAT_FLAG_BGR)
-        let finished = data.withUnsafeBytes { _ in
-            png_image_finish_read(&image, nil, surface.data, Int32(surface.stride), nil)
-        }
-        guard finished != 0 else {
-            throw PNGError(path: path, reason: message(of: &image, default: "the image data is damaged or truncated"))
+        for y in 0..<Int(height) {
+            memcpy(surface.data + y * surface.stride, pixels + y * stride, Int(width) * 4)
         }
         premultiplyInPlace(surface)
         return surface

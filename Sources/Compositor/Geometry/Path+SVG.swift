@@ -126,7 +126,17 @@ private struct SVGPathParser {
         while true {
             skipSeparators(comma: false)
             guard index < bytes.count else { break }
-            let b = bytes[index]
+            var b = bytes[index]
+            if b == 0x2C, command != 0, command | 0x20 != 0x7A {
+                // A comma may separate coordinate groups of a repeated command; a number must follow.
+                index += 1
+                skipSeparators(comma: false)
+                guard atNumberStart else {
+                    if index >= bytes.count { throw error("expected a number, found the end of the data") }
+                    throw error("expected a number, found '\(Character(UnicodeScalar(bytes[index])))'")
+                }
+                b = bytes[index]
+            }
             if (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) {
                 command = b
                 index += 1
