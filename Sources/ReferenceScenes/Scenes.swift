@@ -15,6 +15,10 @@ public struct ReferenceScene {
     public let width: Int
     public let height: Int
     public let ops: [SceneOp]
+
+    public init(name: String, width: Int, height: Int, ops: [SceneOp]) {
+        self.name = name; self.width = width; self.height = height; self.ops = ops
+    }
 }
 
 extension ReferenceScene {

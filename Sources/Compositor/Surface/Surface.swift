@@ -111,11 +111,17 @@ public final class Surface {
 /// `color` as pixman's 16-bit premultiplied colour in the encoding `format` blends in:
 /// sRGB-encoded for 8-bit sRGB formats, linear for the linear ones.
 func pixmanColor(premultiplied color: Color, for format: PixelFormat) -> pixman_color_t {
-    let (r, g, b, a) = format.blendsInLinearLight
-        ? linearPremultiplied(color)
-        : (color.red * color.alpha, color.green * color.alpha, color.blue * color.alpha, color.alpha)
-    func u16(_ v: Double) -> UInt16 { UInt16((min(1, max(0, v)) * 65535).rounded()) }
-    return pixman_color_t(red: u16(r), green: u16(g), blue: u16(b), alpha: u16(a))
+    if format.blendsInLinearLight {
+        // pixman reads these as floats (value / 65535): keep all 16 bits.
+        let (r, g, b, a) = linearPremultiplied(color)
+        func u16(_ v: Double) -> UInt16 { UInt16((min(1, max(0, v)) * 65535).rounded()) }
+        return pixman_color_t(red: u16(r), green: u16(g), blue: u16(b), alpha: u16(a))
+    }
+    // For 8-bit formats pixman keeps the top byte (value >> 8), which truncates. Rounding to 8
+    // bits first and passing v·257 makes that byte the correctly rounded one.
+    let a8 = (min(1, max(0, color.alpha)) * 255).rounded()
+    func u16(_ c: Double) -> UInt16 { UInt16((min(1, max(0, c)) * a8).rounded()) * 257 }
+    return pixman_color_t(red: u16(color.red), green: u16(color.green), blue: u16(color.blue), alpha: UInt16(a8) * 257)
 }
 
 /// `color`'s un-premultiplied components as pixman's gradient stops want them, in the encoding
