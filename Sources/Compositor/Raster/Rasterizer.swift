@@ -12,21 +12,30 @@ let maximumBandCells = 1 << 22
 /// its right (`area`), and its remaining height to the next cell (so a running sum along the
 /// row carries the winding to every pixel further right). The prefix sum of a row is then the
 /// signed covered area of each pixel, and the fill rule folds it into coverage: non-zero takes
-/// min(1, |s|), even-odd folds s into [0, 1] with period 2. Where one pixel holds edges of
-/// several overlapping windings the fold is applied to the pixel's net area, as FreeType does
-/// (exact whenever the edges inside a pixel do not overlap each other).
+/// min(1, |s|), even-odd folds s into [0, 1] with period 2.
+///
+/// Folding a pixel's net area is exact only while the pixel holds at most two winding numbers
+/// that differ by one, which holds whenever a single chain of connected edges passes through
+/// it. FreeType stops there; a self-crossing path (S4 in the reference scenes) then comes out
+/// as speckle. So the edges of each band are cut into per-row pieces first: rows where no two
+/// chains share a pixel are accumulated as above (`rowIsSimple`), and the others are resolved
+/// region by region (`resolveRowExactly`), so coverage is the exact area under both rules.
 ///
 /// A rasterizer owns scratch buffers and reuses them across paths; it is not thread-safe, so
 /// give each thread its own.
 public final class Rasterizer {
-    /// Flattened device-space segments: x0, y0, x1, y1.
+    /// Flattened device-space segments: x0, y0, x1, y1, and the contour each belongs to.
     private var segments: [Double] = []
+    private var segmentContours: [Int32] = []
+    private var rows = RowScratch()
     private var accumulation: UnsafeMutablePointer<Float>
     private var accumulationCapacity: Int
     private var mask: UnsafeMutablePointer<UInt8>
     private var maskCapacity: Int
     /// Pixels whose coverage was computed (for render statistics).
     public private(set) var coveragePixels = 0
+    /// Rows resolved region by region because several chains shared a pixel (statistics).
+    public private(set) var exactRows = 0
 
     public init() {
         accumulationCapacity = 4096
@@ -39,6 +48,7 @@ public final class Rasterizer {
     deinit {
         accumulation.deallocate()
         mask.deallocate()
+        rows.free()
     }
 
     /// Rasterizes `path` (mapped by `transform` to device pixels) clipped to `clip`, calling
@@ -50,25 +60,34 @@ public final class Rasterizer {
     public func rasterize(_ path: Path, transform: CGAffineTransform = .identity, fillRule: FillRule = .nonZero,
                           clip: PixelRect, opacity: Double = 1,
                           emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
-        var segs = segments
-        segments = []
-        defer { segments = segs }
+        // Work on locals (moved out and back) so appends are not checked for exclusive access.
+        var segs = segments, contours = segmentContours
+        segments = []; segmentContours = []
+        defer { segments = segs; segmentContours = contours }
         segs.removeAll(keepingCapacity: true)
+        contours.removeAll(keepingCapacity: true)
 
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         var sx = 0.0, sy = 0.0, lx = 0.0, ly = 0.0
         var finite = true
+        var contour: Int32 = -1
         path.flatten(transform: transform, balanced: true,
-                     moveTo: { x, y in sx = x; sy = y; lx = x; ly = y },
+                     moveTo: { x, y in sx = x; sy = y; lx = x; ly = y; contour += 1 },
                      lineTo: { x, y in
                          if !(x.isFinite && y.isFinite) { finite = false; return }
-                         if y != ly { segs.append(lx); segs.append(ly); segs.append(x); segs.append(y) }
+                         if y != ly {
+                             segs.append(lx); segs.append(ly); segs.append(x); segs.append(y)
+                             contours.append(contour)
+                         }
                          minX = min(minX, x, lx); maxX = max(maxX, x, lx)
                          minY = min(minY, y, ly); maxY = max(maxY, y, ly)
                          lx = x; ly = y
                      },
                      close: {
-                         if sy != ly { segs.append(lx); segs.append(ly); segs.append(sx); segs.append(sy) }
+                         if sy != ly {
+                             segs.append(lx); segs.append(ly); segs.append(sx); segs.append(sy)
+                             contours.append(contour)
+                         }
                          lx = sx; ly = sy
                      })
         guard finite, sx.isFinite, sy.isFinite else {
@@ -92,21 +111,15 @@ public final class Rasterizer {
 
         var top = y0
         while top < y1 {
-            let rows = min(bandHeight, y1 - top)
-            let acc = accumulation
-            segs.withUnsafeBufferPointer { s in
-                var i = 0
-                while i < s.count {
-                    accumulateClipped(acc, stride: stride, width: Double(width), height: Double(rows),
-                                      x0: s[i] - Double(x0), y0: s[i + 1] - Double(top),
-                                      x1: s[i + 2] - Double(x0), y1: s[i + 3] - Double(top))
-                    i += 4
-                }
-            }
-            sweep(rows: rows, width: width, stride: stride, maskStride: maskStride, fillRule: fillRule, scale: scale)
-            coveragePixels += width * rows
-            try emit(mask, maskStride, PixelRect(x: x0, y: top, width: width, height: rows))
-            top += rows
+            let bandRows = min(bandHeight, y1 - top)
+            exactRows += rows.accumulate(segments: segs, contours: contours, originX: Double(x0), originY: Double(top),
+                                            width: Double(width), rows: bandRows, into: accumulation, stride: stride,
+                                            fillRule: fillRule)
+            sweep(rows: bandRows, width: width, stride: stride, maskStride: maskStride, fillRule: fillRule,
+                  exact: rows.exact, scale: scale)
+            coveragePixels += width * bandRows
+            try emit(mask, maskStride, PixelRect(x: x0, y: top, width: width, height: bandRows))
+            top += bandRows
         }
     }
 
@@ -125,19 +138,20 @@ public final class Rasterizer {
     }
 
     /// Prefix-sums each row into coverage bytes and zeroes the accumulation cells for reuse.
-    private func sweep(rows: Int, width: Int, stride: Int, maskStride: Int, fillRule: FillRule, scale: Float) {
+    /// Rows resolved exactly already hold disjoint 0/1 regions: they are only clamped.
+    private func sweep(rows: Int, width: Int, stride: Int, maskStride: Int, fillRule: FillRule,
+                       exact: ScratchBuffer<Bool>, scale: Float) {
         for row in 0..<rows {
             let line = accumulation + row * stride
             let out = mask + row * maskStride
             var sum: Float = 0
-            switch fillRule {
-            case .nonZero:
+            if fillRule == .nonZero || exact[row] {
                 for x in 0..<width {
                     sum += line[x]
                     line[x] = 0
                     out[x] = UInt8(min(1, abs(sum)) * scale + 0.5)
                 }
-            case .evenOdd:
+            } else {
                 for x in 0..<width {
                     sum += line[x]
                     line[x] = 0
@@ -167,91 +181,152 @@ public final class Rasterizer {
     }
 }
 
-// MARK: - Accumulation
+/// One flattened segment of a band, top end first (band-local coordinates, `ya < yb`).
+struct Edge {
+    var xa: Double, ya: Double, xb: Double, yb: Double
+    var slope: Double
+    var dir: Int32
+    var contour: Int32
 
-/// Clips a segment (band-local coordinates) to 0 ≤ y ≤ height and 0 ≤ x ≤ width, then
-/// accumulates it. Parts left of the band become vertical lines at x = 0 (their winding still
-/// reaches every pixel to the right); parts right of it are dropped (they reach no pixel).
-@inline(__always)
-private func accumulateClipped(_ acc: UnsafeMutablePointer<Float>, stride: Int, width: Double, height: Double,
-                               x0 ax: Double, y0 ay: Double, x1 bx: Double, y1 by: Double) {
-    var x0 = ax, y0 = ay, x1 = bx, y1 = by
-    if y0 == y1 { return }
-    if (y0 <= 0 && y1 <= 0) || (y0 >= height && y1 >= height) { return }
-    if x0 >= width && x1 >= width { return }
-    // Clip in y.
-    let dxdy = (x1 - x0) / (y1 - y0)
-    if y0 < 0 { x0 += (0 - y0) * dxdy; y0 = 0 }
-    if y0 > height { x0 += (height - y0) * dxdy; y0 = height }
-    if y1 < 0 { x1 += (0 - y1) * dxdy; y1 = 0 }
-    if y1 > height { x1 += (height - y1) * dxdy; y1 = height }
-    // Split in x at 0 and width; clamp each piece.
-    if (x0 < 0) != (x1 < 0) {
-        let ym = y0 + (0 - x0) / (x1 - x0) * (y1 - y0)
-        accumulateClippedX(acc, stride: stride, width: width, x0, y0, 0, ym)
-        accumulateClippedX(acc, stride: stride, width: width, 0, ym, x1, y1)
-    } else {
-        accumulateClippedX(acc, stride: stride, width: width, x0, y0, x1, y1)
+    /// x on the edge at height y; exact at both ends so connected pieces meet bit for bit.
+    @inline(__always) func x(at y: Double) -> Double {
+        y <= ya ? xa : y >= yb ? xb : xa + (y - ya) * slope
     }
 }
 
-@inline(__always)
-private func accumulateClippedX(_ acc: UnsafeMutablePointer<Float>, stride: Int, width: Double,
-                                _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
-    if (x0 > width) != (x1 > width) {
-        let ym = y0 + (width - x0) / (x1 - x0) * (y1 - y0)
-        if x0 < width { accumulateLine(acc, stride: stride, Float(max(0, x0)), Float(y0), Float(width), Float(ym)) }
-        else { accumulateLine(acc, stride: stride, Float(width), Float(ym), Float(max(0, x1)), Float(y1)) }
-        return
-    }
-    if x0 >= width && x1 >= width { return }
-    accumulateLine(acc, stride: stride, Float(max(0, x0)), Float(y0), Float(max(0, x1)), Float(y1))
-}
+/// Streams a band row by row through an active-edge table: edges are bucketed by their first
+/// row, the active list stays in segment order (so connected pieces sit side by side), and each
+/// row's pieces are cut into a small buffer that is reused, so memory stays proportional to
+/// the edges crossing one row.
+struct RowScratch {
+    var edges = ScratchBuffer<Edge>()
+    var startCount = ScratchBuffer<Int32>()
+    var startOrder = ScratchBuffer<Int32>()
+    var active = ScratchBuffer<Int32>()
+    var merged = ScratchBuffer<Int32>()
+    var row = ScratchBuffer<Piece>()
+    var exact = ScratchBuffer<Bool>()
+    var runs = ScratchBuffer<Run>()
+    var exactScratch = ExactRowScratch()
 
-/// Adds one line (band-local, 0 ≤ x ≤ width, 0 ≤ y ≤ rows) to the accumulation cells.
-/// Downward lines add positive winding, upward lines negative.
-@inline(__always)
-private func accumulateLine(_ acc: UnsafeMutablePointer<Float>, stride: Int,
-                            _ px0: Float, _ py0: Float, _ px1: Float, _ py1: Float) {
-    if py0 == py1 { return }
-    let dir: Float = py0 < py1 ? 1 : -1
-    let (xa, ya, xb, yb) = py0 < py1 ? (px0, py0, px1, py1) : (px1, py1, px0, py0)
-    let dxdy = (xb - xa) / (yb - ya)
-    let xlo = min(xa, xb), xhi = max(xa, xb)
-    var y = ya
-    var x = xa
-    var row = Int(ya)
-    while y < yb {
-        let yNext = min(Float(row + 1), yb)
-        let dy = yNext - y
-        // x at the row's lower crossing, from the start point (no drift), kept on the segment.
-        let xNext = min(xhi, max(xlo, xa + (yNext - ya) * dxdy))
-        let d = dy * dir
-        let line = acc + row * stride
-        let l = min(x, xNext), r = max(x, xNext)
-        let c = Int(l)
-        if r <= Float(c + 1) {
-            // Inside one column: the area right of the segment is (c + 1 − mid)·dy.
-            let mid = (l + r) * 0.5 - Float(c)
-            line[c] += d * (1 - mid)
-            line[c + 1] += d * mid
-        } else {
-            // Across columns: each column receives the piece of dy it holds.
-            let dPerX = d / (r - l)
-            var xc = l
-            var col = c
-            while xc < r {
-                let xe = min(Float(col + 1), r)
-                let dp = dPerX * (xe - xc)
-                let mid = (xc + xe) * 0.5 - Float(col)
-                line[col] += dp * (1 - mid)
-                line[col + 1] += dp * mid
-                xc = xe
-                col += 1
+    func free() {
+        edges.free(); startCount.free(); startOrder.free(); active.free(); merged.free(); row.free()
+        exact.free(); runs.free(); exactScratch.free()
+    }
+
+    /// Accumulates a band of `rows` rows; returns how many rows needed the exact path.
+    mutating func accumulate(segments: [Double], contours: [Int32], originX: Double, originY: Double,
+                             width: Double, rows: Int, into acc: UnsafeMutablePointer<Float>, stride: Int,
+                             fillRule: FillRule) -> Int {
+        // Edges clipped to the band's rows, in segment order.
+        edges.removeAll()
+        let height = Double(rows)
+        segments.withUnsafeBufferPointer { s in
+            var i = 0
+            while i < s.count {
+                var x0 = s[i] - originX, y0 = s[i + 1] - originY, x1 = s[i + 2] - originX, y1 = s[i + 3] - originY
+                let contour = contours[i / 4]
+                i += 4
+                if (y0 <= 0 && y1 <= 0) || (y0 >= height && y1 >= height) || (x0 >= width && x1 >= width) { continue }
+                let dir: Int32 = y0 < y1 ? 1 : -1
+                if dir < 0 { swap(&x0, &x1); swap(&y0, &y1) }
+                let slope = (x1 - x0) / (y1 - y0)
+                if y0 < 0 { x0 += -y0 * slope; y0 = 0 }
+                if y1 > height { x1 -= (y1 - height) * slope; y1 = height }
+                guard y1 > y0 else { continue }
+                edges.append(Edge(xa: x0, ya: y0, xb: x1, yb: y1, slope: slope, dir: dir, contour: contour))
             }
         }
-        x = xNext
-        y = yNext
-        row += 1
+        // Edges by first row (a stable counting sort keeps segment order within a row).
+        startCount.reset(count: rows + 1, to: 0)
+        for i in 0..<edges.count { startCount[Int(edges[i].ya) + 1] &+= 1 }
+        for r in 0..<rows { startCount[r + 1] &+= startCount[r] }
+        startOrder.reset(count: edges.count, to: 0)
+        for i in 0..<edges.count {
+            let r = Int(edges[i].ya)
+            startOrder[Int(startCount[r])] = Int32(i)
+            startCount[r] &+= 1
+        }
+        // startCount[r] now ends row r's bucket; row r's bucket starts where row r − 1's ended.
+        exact.reset(count: rows, to: false)
+        active.removeAll()
+        var exactCount = 0
+        var bucketStart = 0
+        for r in 0..<rows {
+            let top = Double(r), bottom = Double(r + 1)
+            // Drop finished edges; merge in the ones starting in this row, both in index order.
+            let bucketEnd = Int(startCount[r])
+            merged.removeAll()
+            var a = 0, b = bucketStart
+            while a < active.count || b < bucketEnd {
+                let takeActive = b >= bucketEnd || (a < active.count && active[a] < startOrder[b])
+                let i = takeActive ? active[a] : startOrder[b]
+                if takeActive { a += 1 } else { b += 1 }
+                if edges[Int(i)].yb > top { merged.append(i) }
+            }
+            bucketStart = bucketEnd
+            swap(&active, &merged)
+            guard !active.isEmpty else { continue }
+            // Cut this row's pieces.
+            row.removeAll()
+            for n in 0..<active.count {
+                let i = active[n]
+                let e = edges[Int(i)]
+                let y0 = max(e.ya, top), y1 = min(e.yb, bottom)
+                guard y1 > y0 else { continue }
+                appendClipped(&row, e, segment: i, y0, y1, width: width)
+            }
+            guard !row.isEmpty else { continue }
+            let pieces = row.buffer
+            if rowIsSimple(pieces, runs: &runs) {
+                for p in pieces {
+                    if p.dir > 0 { accumulateLine(acc, stride: stride, Float(p.xa), Float(p.ya), Float(p.xb), Float(p.yb)) }
+                    else { accumulateLine(acc, stride: stride, Float(p.xb), Float(p.yb), Float(p.xa), Float(p.ya)) }
+                }
+            } else {
+                resolveRowExactly(pieces, rowTop: top, width: width, fillRule: fillRule, scratch: &exactScratch,
+                                  acc: acc, stride: stride)
+                exact[r] = true
+                exactCount += 1
+            }
+        }
+        return exactCount
+    }
+}
+
+/// The part of edge `e` between heights y0 and y1 as row pieces, clipped horizontally: parts
+/// left of x = 0 become verticals at 0 (their winding still reaches every pixel to the right),
+/// parts right of `width` are dropped (they reach no pixel).
+@inline(__always)
+private func appendClipped(_ out: inout ScratchBuffer<Piece>, _ e: Edge, segment: Int32, _ y0: Double, _ y1: Double, width: Double) {
+    let x0 = e.x(at: y0), x1 = e.x(at: y1)
+    if x0 >= width && x1 >= width { return }
+    if x0 >= 0 && x1 >= 0 && x0 <= width && x1 <= width {
+        out.append(Piece(xa: x0, ya: y0, xb: x1, yb: y1, slope: e.slope, dir: e.dir, segment: segment, contour: e.contour))
+        return
+    }
+    if x0 <= 0 && x1 <= 0 {
+        out.append(Piece(xa: 0, ya: y0, xb: 0, yb: y1, slope: 0, dir: e.dir, segment: segment, contour: e.contour))
+        return
+    }
+    // x is linear in y, so the edge crosses x = 0 and x = width at most once each. Breakpoints
+    // carry their exact x so that neighbouring parts meet bit for bit.
+    var ys: [(y: Double, x: Double)] = [(y0, x0)]
+    for bound in [0, width] where (x0 < bound) != (x1 < bound) {
+        ys.append((min(y1, max(y0, y0 + (bound - x0) / (x1 - x0) * (y1 - y0))), bound))
+    }
+    ys.append((y1, x1))
+    ys.sort { $0.y < $1.y }
+    for k in 0..<(ys.count - 1) {
+        let (ya, xa) = ys[k], (yb, xb) = ys[k + 1]
+        guard yb > ya else { continue }
+        let mid = (xa + xb) / 2
+        if mid < 0 {
+            out.append(Piece(xa: 0, ya: ya, xb: 0, yb: yb, slope: 0, dir: e.dir, segment: segment, contour: e.contour))
+        } else if mid <= width {
+            let pa = min(width, max(0, xa)), pb = min(width, max(0, xb))
+            out.append(Piece(xa: pa, ya: ya, xb: pb, yb: yb, slope: (pb - pa) / (yb - ya),
+                             dir: e.dir, segment: segment, contour: e.contour))
+        }
     }
 }

@@ -1,0 +1,272 @@
+/// A crossing of two pieces inside a row, seen from one of them: at height `y` the winding on
+/// its left changes by `delta` (the other piece's direction, signed by which way it passes).
+struct CrossingEvent {
+    var piece: Int32
+    var y: Double
+    var delta: Int32
+}
+
+/// A sort key and the piece it belongs to.
+struct SortKey {
+    var key: Double
+    var tie: Double
+    var index: Int32
+}
+
+/// Scratch for `resolveRowExactly`, reused from row to row and freed by the rasterizer.
+struct ExactRowScratch {
+    var sorted = ScratchBuffer<Piece>()
+    var sortedIndex = ScratchBuffer<Int32>()
+    var keys = ScratchBuffer<SortKey>()
+    var columnCount = ScratchBuffer<Int32>()
+    var slots = ScratchBuffer<Int32>()
+    var events = ScratchBuffer<CrossingEvent>()
+    var sortedEvents = ScratchBuffer<CrossingEvent>()
+    var eventStart = ScratchBuffer<Int32>()
+    var windingTop = ScratchBuffer<Int32>()
+    var totalDelta = ScratchBuffer<Int32>()
+    var resolved = ScratchBuffer<Bool>()
+    var chain = ScratchBuffer<Int32>()
+
+    func free() {
+        sorted.free(); sortedIndex.free(); keys.free(); columnCount.free(); slots.free(); events.free()
+        sortedEvents.free(); eventStart.free(); windingTop.free(); totalDelta.free(); resolved.free(); chain.free()
+    }
+}
+
+/// Accumulates one row so that the fill rule is applied per region, not per pixel: exact
+/// coverage however many edges share a pixel.
+///
+/// Every piece separates a region of winding w (its left) from one of w + dir (its right).
+/// It bounds the filled area exactly where one side is inside and the other not; there it is
+/// accumulated as a left boundary (+1) or a right boundary (−1), elsewhere not at all. The
+/// inside regions are then disjoint with winding 0 or 1, so the row's prefix sums are exact
+/// covered areas. A piece's left winding changes only where another piece crosses it, so it is
+/// found once per piece (from the order at the row's top, from the chain piece above it at a
+/// pass-through vertex, or by counting the pieces to its left at other vertices) and updated at
+/// each crossing. Cost: O(k + width + pairs whose x ranges share a column) for k pieces: both
+/// orders it needs come from counting sorts by pixel column.
+func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, width: Double, fillRule: FillRule,
+                       scratch s: inout ExactRowScratch, acc: UnsafeMutablePointer<Float>, stride: Int) {
+    let k = p.count
+    let columns = Int(width) + 1
+
+    // 1. Crossings, among pairs whose x ranges share a column: pieces copied in order of the
+    // column of their left end (a counting sort), so the sweep reads memory sequentially.
+    s.sorted.removeAll()
+    s.sortedIndex.removeAll()
+    countingSortByColumn(k, columns: columns, counts: &s.columnCount, slots: &s.slots, key: { p[$0].xmin })
+    for a in 0..<s.slots.count {
+        let i = Int(s.slots[a])
+        s.sorted.append(p[i])
+        s.sortedIndex.append(Int32(i))
+    }
+    s.events.removeAll()
+    let q = s.sorted.buffer
+    for a in 0..<k {
+        let pi = q[a]
+        let i = s.sortedIndex[a]
+        // Within one column the order is arbitrary, so compare columns (conservatively).
+        let right = pi.xmax.rounded(.down)
+        var b = a + 1
+        while b < k {
+            let pj = q[b]
+            if pj.xmin.rounded(.down) > right { break }
+            b += 1
+            // Exact x and y overlap before any arithmetic.
+            if pj.xmin > pi.xmax || pi.xmin > pj.xmax { continue }
+            let y0 = max(pi.ya, pj.ya), y1 = min(pi.yb, pj.yb)
+            if y1 <= y0 { continue }
+            let d0 = pi.x(at: y0) - pj.x(at: y0), d1 = pi.x(at: y1) - pj.x(at: y1)
+            guard (d0 < 0 && d1 > 0) || (d0 > 0 && d1 < 0) else { continue }
+            let yc = min(y1, max(y0, y0 + (y1 - y0) * (d0 / (d0 - d1))))
+            let j = s.sortedIndex[b - 1]
+            if d0 < 0 {
+                // i was left of j and ends right of it: j joins i's left side.
+                s.events.append(CrossingEvent(piece: i, y: yc, delta: pj.dir))
+                s.events.append(CrossingEvent(piece: j, y: yc, delta: -pi.dir))
+            } else {
+                s.events.append(CrossingEvent(piece: i, y: yc, delta: -pj.dir))
+                s.events.append(CrossingEvent(piece: j, y: yc, delta: pi.dir))
+            }
+        }
+    }
+    // Group events by piece (counting sort), each group in order of y.
+    s.eventStart.reset(count: k + 1, to: 0)
+    s.totalDelta.reset(count: k, to: 0)
+    for e in 0..<s.events.count {
+        let ev = s.events[e]
+        s.eventStart[Int(ev.piece) + 1] &+= 1
+        s.totalDelta[Int(ev.piece)] &+= ev.delta
+    }
+    for i in 0..<k { s.eventStart[i + 1] &+= s.eventStart[i] }
+    s.sortedEvents.reset(count: s.events.count, to: CrossingEvent(piece: 0, y: 0, delta: 0))
+    s.columnCount.reset(count: k, to: 0)
+    for i in 0..<k { s.columnCount[i] = s.eventStart[i] }
+    for e in 0..<s.events.count {
+        let ev = s.events[e]
+        s.sortedEvents[Int(s.columnCount[Int(ev.piece)])] = ev
+        s.columnCount[Int(ev.piece)] &+= 1
+    }
+    // Each piece has a few events: insertion sort beats a general sort's setup.
+    let ev = s.sortedEvents
+    for i in 0..<k {
+        let lo = Int(s.eventStart[i]), hi = Int(s.eventStart[i + 1])
+        guard hi - lo > 1 else { continue }
+        for a in (lo + 1)..<hi {
+            let e = ev[a]
+            var b = a - 1
+            while b >= lo, ev[b].y > e.y { ev[b + 1] = ev[b]; b -= 1 }
+            ev[b + 1] = e
+        }
+    }
+
+    // 2. Winding left of each piece's top.
+    s.windingTop.reset(count: k, to: 0)
+    s.resolved.reset(count: k, to: false)
+    // Pieces entering at the row's top: ordered by x (then by slope, for pieces meeting at a
+    // point), their left windings are prefix sums of directions.
+    countingSortByColumn(k, columns: columns, counts: &s.columnCount, slots: &s.slots,
+                         key: { p[$0].ya == rowTop ? p[$0].xa : -1 })
+    s.keys.removeAll()
+    for a in 0..<s.slots.count {
+        let i = Int(s.slots[a])
+        s.keys.append(SortKey(key: p[i].xa, tie: p[i].slope, index: Int32(i)))
+    }
+    // Columns are in order; inside a column, order by x then slope (few pieces: insertion sort).
+    let keys = s.keys
+    for a in 1..<max(1, keys.count) {
+        let key = keys[a]
+        var b = a - 1
+        while b >= 0, keys[b].key > key.key || (keys[b].key == key.key && keys[b].tie > key.tie) {
+            keys[b + 1] = keys[b]
+            b -= 1
+        }
+        keys[b + 1] = key
+    }
+    var w: Int32 = 0
+    for a in 0..<keys.count {
+        let i = Int(keys[a].index)
+        s.windingTop[i] = w
+        s.resolved[i] = true
+        w &+= p[i].dir
+    }
+    // Pieces starting inside the row: inherit from the chain piece ending where they start
+    // (a pass-through vertex), else count.
+    for start in 0..<k where !s.resolved[start] {
+        s.chain.removeAll()
+        var cur = start
+        while true {
+            s.chain.append(Int32(cur))
+            guard let above = chainPredecessor(p, cur) else {
+                resolveByCounting(cur, p, &s)
+                s.chain.count -= 1
+                break
+            }
+            if s.resolved[above] { break }
+            cur = above
+        }
+        // Walk back down the chain: each piece starts with the winding its predecessor ends with.
+        while s.chain.count > 0 {
+            s.chain.count -= 1
+            let i = Int(s.chain[s.chain.count])
+            let above = chainPredecessor(p, i)!
+            s.windingTop[i] = s.windingTop[above] &+ s.totalDelta[above]
+            s.resolved[i] = true
+        }
+    }
+
+    // 3. Accumulate the boundary parts of every piece.
+    let evenOdd = fillRule == .evenOdd
+    @inline(__always) func inside(_ w: Int32) -> Bool { evenOdd ? (w & 1) != 0 : w != 0 }
+    for i in 0..<k {
+        let pc = p[i]
+        var w = s.windingTop[i]
+        var y = pc.ya
+        var e = Int(s.eventStart[i])
+        let end = Int(s.eventStart[i + 1])
+        while true {
+            let yEnd = e < end ? ev[e].y : pc.yb
+            let l = inside(w), r = inside(w &+ pc.dir)
+            if l != r, yEnd > y {
+                let x0 = Float(pc.x(at: y)), x1 = Float(pc.x(at: yEnd))
+                if r { accumulateLine(acc, stride: stride, x0, Float(y), x1, Float(yEnd)) }
+                else { accumulateLine(acc, stride: stride, x1, Float(yEnd), x0, Float(y)) }
+            }
+            if e >= end { break }
+            w &+= ev[e].delta
+            y = yEnd
+            e += 1
+        }
+    }
+}
+
+/// The piece of the same chain that ends exactly where piece `i` starts, running the same way
+/// (a pass-through vertex, where the region on the left continues). Connected pieces sit next
+/// to each other in a row's list, which is in segment order.
+@inline(__always)
+private func chainPredecessor(_ p: UnsafeBufferPointer<Piece>, _ i: Int) -> Int? {
+    let c = p[i]
+    if i > 0 {
+        let q = p[i - 1]
+        if q.contour == c.contour, q.dir == c.dir, q.yb == c.ya, q.xb == c.xa { return i - 1 }
+    }
+    if i + 1 < p.count {
+        let q = p[i + 1]
+        if q.contour == c.contour, q.dir == c.dir, q.yb == c.ya, q.xb == c.xa { return i + 1 }
+    }
+    return nil
+}
+
+/// Sets the top winding of piece `i` (and of its partner, when two pieces start at the same
+/// vertex, a local top of the path) by counting the directions of the pieces present just
+/// below that height and left of the point; pieces through the same point are ordered by slope.
+private func resolveByCounting(_ i: Int, _ p: UnsafeBufferPointer<Piece>, _ s: inout ExactRowScratch) {
+    let c = p[i]
+    let yv = c.ya, xv = c.xa
+    var partner = -1
+    for j in [i - 1, i + 1] where j >= 0 && j < p.count && p[j].ya == yv && p[j].xa == xv && p[j].contour == c.contour {
+        partner = j
+    }
+    var w: Int32 = 0
+    for j in 0..<p.count where j != i && j != partner {
+        let q = p[j]
+        guard q.ya <= yv, yv < q.yb else { continue }
+        let xq = q.x(at: yv)
+        if xq < xv || (xq == xv && q.slope < c.slope) { w &+= q.dir }
+    }
+    if partner >= 0 {
+        let (left, right) = p[partner].slope < c.slope ? (partner, i) : (i, partner)
+        s.windingTop[left] = w
+        s.windingTop[right] = w &+ p[left].dir
+        s.resolved[partner] = true
+    } else {
+        s.windingTop[i] = w
+    }
+    s.resolved[i] = true
+}
+
+/// Fills `slots` with `0..<count` in order of the pixel column of `key` (a stable counting
+/// sort, O(count + columns)); keys below 0 are left out.
+@inline(__always)
+private func countingSortByColumn(_ count: Int, columns: Int, counts: inout ScratchBuffer<Int32>,
+                                  slots: inout ScratchBuffer<Int32>, key: (Int) -> Double) {
+    counts.reset(count: columns + 1, to: 0)
+    var total = 0
+    for i in 0..<count {
+        let x = key(i)
+        guard x >= 0 else { continue }
+        counts[min(columns - 1, Int(x)) + 1] &+= 1
+        total += 1
+    }
+    slots.reset(count: total, to: -1)
+    guard total > 0 else { return }
+    for c in 0..<columns { counts[c + 1] &+= counts[c] }
+    for i in 0..<count {
+        let x = key(i)
+        guard x >= 0 else { continue }
+        let c = min(columns - 1, Int(x))
+        slots[Int(counts[c])] = Int32(i)
+        counts[c] &+= 1
+    }
+}

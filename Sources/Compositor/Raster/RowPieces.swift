@@ -1,0 +1,72 @@
+/// One edge clipped to one pixel row of a band: band-local coordinates, top end first
+/// (`ya < yb`), `dir` +1 where the path runs down and −1 where it runs up.
+struct Piece {
+    var xa: Double, ya: Double, xb: Double, yb: Double
+    /// dx/dy, for x at any height and for ordering pieces that meet at one point.
+    var slope: Double
+    var dir: Int32
+    /// Index of the flattened segment it came from; consecutive indices in one contour are
+    /// connected, which is what makes a chain.
+    var segment: Int32
+    var contour: Int32
+
+    @inline(__always) func x(at y: Double) -> Double {
+        y <= ya ? xa : y >= yb ? xb : xa + (y - ya) * slope
+    }
+    @inline(__always) var xmin: Double { min(xa, xb) }
+    @inline(__always) var xmax: Double { max(xa, xb) }
+}
+
+/// Rows with more separate chains than this go straight to the exact path.
+let maximumRunsChecked = 32
+
+/// The horizontal extent of one chain in a row.
+struct Run {
+    var lo: Double, hi: Double
+}
+
+/// Whether a row's pieces can be accumulated as they are: true when no two separate chains
+/// (runs of connected segments) share a pixel. Then every pixel holds at most two winding
+/// numbers that differ by one, and folding the pixel's net area by the fill rule is exact:
+/// with windings w and w + 1 over shares 1 − f and f, the net area is w + f, and both
+/// min(1, |·|) and the even-odd fold of w + f give the covered share. Otherwise (several
+/// chains in one pixel, windings 0 | 1 | 2 say) the row needs `resolveRowExactly`.
+func rowIsSimple(_ pieces: UnsafeBufferPointer<Piece>, runs: inout ScratchBuffer<Run>) -> Bool {
+    runs.removeAll()
+    var lo = Double.infinity, hi = -Double.infinity
+    var q = pieces[0]
+    for (n, p) in pieces.enumerated() {
+        // Consecutive pieces are one chain only if they meet in this row (consecutive segments
+        // may meet rows away, through a horizontal edge, and cross here).
+        if n > 0, !(q.contour == p.contour && (p.segment == q.segment || p.segment == q.segment + 1)
+                    && ((q.xb == p.xa && q.yb == p.ya) || (q.xa == p.xb && q.ya == p.yb)
+                        || (q.xa == p.xa && q.ya == p.ya) || (q.xb == p.xb && q.yb == p.yb))) {
+            runs.append(Run(lo: lo, hi: hi))
+            lo = .infinity; hi = -.infinity
+            // Many separate chains in one row almost always share pixels somewhere; calling the
+            // row complex is always safe (only slower), and spares sorting hundreds of runs.
+            if runs.count > maximumRunsChecked { return false }
+        }
+        lo = min(lo, p.xmin); hi = max(hi, p.xmax)
+        q = p
+    }
+    runs.append(Run(lo: lo, hi: hi))
+    if runs.count == 1 { return true }
+    if runs.count == 2 {
+        let (a, b) = runs[0].lo <= runs[1].lo ? (runs[0], runs[1]) : (runs[1], runs[0])
+        return b.lo.rounded(.down) > a.hi.rounded(.down)
+    }
+    // Few runs: insertion sort by left end, then look for two sharing a column.
+    for a in 1..<runs.count {
+        let r = runs[a]
+        var b = a - 1
+        while b >= 0, runs[b].lo > r.lo { runs[b + 1] = runs[b]; b -= 1 }
+        runs[b + 1] = r
+    }
+    var reach = runs[0].hi.rounded(.down)
+    for a in 1..<runs.count {
+        if runs[a].lo.rounded(.down) <= reach { return false }
+        reach = max(reach, runs[a].hi.rounded(.down))
+    }
+    return true
+}
