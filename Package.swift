@@ -56,6 +56,11 @@ let package = Package(
             dependencies: ["Compositor", "ReferenceScenes"],
             resources: [.copy("Fixtures")]
         ),
+        // Runs the built `compose` binary as a user would (the dependency makes SwiftPM build it).
+        .testTarget(
+            name: "ComposeTests",
+            dependencies: ["compose", "Compositor"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,99 @@
+import Compositor
+import Foundation
+import Testing
+
+/// The `compose` binary next to this test bundle, run as a user would run it.
+struct Run {
+    let status: Int32
+    let stdout: Data
+    let stderr: String
+}
+
+func compose(_ arguments: String...) throws -> Run {
+    let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let binary = [dir, dir.deletingLastPathComponent()].map { $0.appendingPathComponent("compose") }
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }!
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+}
+
+func temporaryDirectory() throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("compose-\(UUID())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir
+}
+
+@Suite struct ComposeTests {
+    @Test func versionAndHelp() throws {
+        let v = try compose("--version")
+        #expect(v.status == 0 && String(decoding: v.stdout, as: UTF8.self) == "0.1.0\n")
+        let h = try compose("--help")
+        #expect(h.status == 0 && String(decoding: h.stdout, as: UTF8.self).contains("SUBCOMMANDS:"))
+        let rh = try compose("render", "--help")
+        #expect(rh.status == 0 && String(decoding: rh.stdout, as: UTF8.self).contains("USAGE: compose render"))
+        let hr = try compose("help", "render")
+        #expect(hr.status == 0 && hr.stdout == rh.stdout)
+    }
+
+    @Test func renderDemoWritesThePicture() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("demo.png").path
+        let r = try compose("render", "--demo", "-o", out, "--scale", "2")
+        #expect(r.status == 0, "\(r.stderr)")
+        let png = try PNG.read(path: out)
+        #expect(png.width == 1200 && png.height == 680)
+        // Centre of the per-leaf overlap of all three circles (x = 150 pt): blue, pink and
+        // orange each at 25 % over white, vs the group's overlap (x = 450 pt): orange alone
+        // at 25 % — 255 − 0.25·(255 − c): (255, 228, 191) within 1.
+        let group = png.pixel(x: 900, y: 180)
+        #expect(abs(Int(group.r) - 255) <= 1 && abs(Int(group.g) - 228) <= 1 && abs(Int(group.b) - 191) <= 1, "\(group)")
+        let perLeaf = png.pixel(x: 300, y: 180)
+        #expect(perLeaf != group)
+        // To standard output: the same bytes.
+        let piped = try compose("render", "--demo", "-o", "-", "--scale", "2")
+        #expect(piped.status == 0 && piped.stdout == FileManager.default.contents(atPath: out))
+    }
+
+    @Test func usageErrorsExit64WithASuggestion() throws {
+        let a = try compose("render", "--dmeo")
+        #expect(a.status == 64 && a.stderr.contains("Unknown option '--dmeo'. Did you mean '--demo'?"))
+        let b = try compose("rendr")
+        #expect(b.status == 64 && b.stderr.contains("Did you mean 'render'?"))
+        let c = try compose("render", "--demo", "--scale", "nan")
+        #expect(c.status == 64 && c.stderr.contains("--scale"))
+        let d = try compose("render", "--demo", "--scale")
+        #expect(d.status == 64 && d.stderr.contains("Missing value for '--scale'"))
+        let e = try compose("render")
+        #expect(e.status == 64 && e.stderr.contains("--demo"))
+        let f = try compose("render", "scene.scene")
+        #expect(f.status == 64 && f.stderr.contains("not supported yet"))
+        let g = try compose()
+        #expect(g.status == 64)
+    }
+
+    @Test func unwritableOutputExits73AndLeavesExistingFilesAlone() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let missing = dir.appendingPathComponent("no/such/dir/out.png").path
+        let r = try compose("render", "--demo", "-o", missing)
+        #expect(r.status == 73 && r.stderr.contains("out.png"))
+        #expect(!FileManager.default.fileExists(atPath: missing))
+        // A usage error never touches an existing output.
+        let existing = dir.appendingPathComponent("keep.png")
+        try Data("precious".utf8).write(to: existing)
+        let u = try compose("render", "--demo", "-o", existing.path, "--scale", "100")
+        #expect(u.status == 64)
+        #expect(try Data(contentsOf: existing) == Data("precious".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["keep.png"])
+    }
+}
