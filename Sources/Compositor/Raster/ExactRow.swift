@@ -20,6 +20,7 @@ struct ExactRowScratch {
     var keys = ScratchBuffer<SortKey>()
     var columnCount = ScratchBuffer<Int32>()
     var slots = ScratchBuffer<Int32>()
+    var sortKeys = ScratchBuffer<Double>()
     var events = ScratchBuffer<CrossingEvent>()
     var sortedEvents = ScratchBuffer<CrossingEvent>()
     var eventStart = ScratchBuffer<Int32>()
@@ -29,7 +30,7 @@ struct ExactRowScratch {
     var chain = ScratchBuffer<Int32>()
 
     func free() {
-        sorted.free(); sortedIndex.free(); keys.free(); columnCount.free(); slots.free(); events.free()
+        sorted.free(); sortedIndex.free(); keys.free(); columnCount.free(); slots.free(); sortKeys.free(); events.free()
         sortedEvents.free(); eventStart.free(); windingTop.free(); totalDelta.free(); resolved.free(); chain.free()
     }
 }
@@ -44,37 +45,48 @@ struct ExactRowScratch {
 /// covered areas. A piece's left winding changes only where another piece crosses it, so it is
 /// found once per piece (from the order at the row's top, from the chain piece above it at a
 /// pass-through vertex, or by counting the pieces to its left at other vertices) and updated at
-/// each crossing. Cost: O(k + width + pairs whose x ranges share a column) for k pieces: both
-/// orders it needs come from counting sorts by pixel column.
+/// each crossing. Cost: O(k + width + pairs whose x ranges overlap) for k pieces: both orders
+/// it needs come from counting sorts by pixel column.
 func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, width: Double, fillRule: FillRule,
                        scratch s: inout ExactRowScratch, acc: UnsafeMutablePointer<Float>, stride: Int) {
     let k = p.count
     let columns = Int(width) + 1
 
-    // 1. Crossings, among pairs whose x ranges share a column: pieces copied in order of the
-    // column of their left end (a counting sort), so the sweep reads memory sequentially.
+    // 1. Crossings, among pairs whose x ranges overlap: pieces copied in order of their left
+    // end (a counting sort by column, then insertion sort inside each column, which holds about
+    // one piece), so the sweep reads memory sequentially and stops at the first piece that
+    // starts right of the current one's end.
+    s.sortKeys.removeAll()
+    for i in 0..<k { s.sortKeys.append(p[i].xmin) }
+    countingSortByColumn(columns: columns, keys: s.sortKeys, counts: &s.columnCount, slots: &s.slots)
     s.sorted.removeAll()
     s.sortedIndex.removeAll()
-    countingSortByColumn(k, columns: columns, counts: &s.columnCount, slots: &s.slots, key: { p[$0].xmin })
     for a in 0..<s.slots.count {
         let i = Int(s.slots[a])
-        s.sorted.append(p[i])
+        let piece = p[i]
+        // Insertion into place (only ever moves within one column's bucket).
+        var b = s.sorted.count
+        s.sorted.append(piece)
         s.sortedIndex.append(Int32(i))
+        while b > 0, s.sorted[b - 1].xmin > piece.xmin {
+            s.sorted[b] = s.sorted[b - 1]
+            s.sortedIndex[b] = s.sortedIndex[b - 1]
+            b -= 1
+        }
+        s.sorted[b] = piece
+        s.sortedIndex[b] = Int32(i)
     }
     s.events.removeAll()
     let q = s.sorted.buffer
     for a in 0..<k {
         let pi = q[a]
         let i = s.sortedIndex[a]
-        // Within one column the order is arbitrary, so compare columns (conservatively).
-        let right = pi.xmax.rounded(.down)
+        let right = pi.xmax
         var b = a + 1
         while b < k {
             let pj = q[b]
-            if pj.xmin.rounded(.down) > right { break }
+            if pj.xmin > right { break }
             b += 1
-            // Exact x and y overlap before any arithmetic.
-            if pj.xmin > pi.xmax || pi.xmin > pj.xmax { continue }
             let y0 = max(pi.ya, pj.ya), y1 = min(pi.yb, pj.yb)
             if y1 <= y0 { continue }
             let d0 = pi.x(at: y0) - pj.x(at: y0), d1 = pi.x(at: y1) - pj.x(at: y1)
@@ -126,8 +138,9 @@ func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, width: D
     s.resolved.reset(count: k, to: false)
     // Pieces entering at the row's top: ordered by x (then by slope, for pieces meeting at a
     // point), their left windings are prefix sums of directions.
-    countingSortByColumn(k, columns: columns, counts: &s.columnCount, slots: &s.slots,
-                         key: { p[$0].ya == rowTop ? p[$0].xa : -1 })
+    s.sortKeys.removeAll()
+    for i in 0..<k { s.sortKeys.append(p[i].ya == rowTop ? p[i].xa : -1) }
+    countingSortByColumn(columns: columns, keys: s.sortKeys, counts: &s.columnCount, slots: &s.slots)
     s.keys.removeAll()
     for a in 0..<s.slots.count {
         let i = Int(s.slots[a])
@@ -246,15 +259,15 @@ private func resolveByCounting(_ i: Int, _ p: UnsafeBufferPointer<Piece>, _ s: i
     s.resolved[i] = true
 }
 
-/// Fills `slots` with `0..<count` in order of the pixel column of `key` (a stable counting
-/// sort, O(count + columns)); keys below 0 are left out.
+/// Fills `slots` with the indices of `keys` in order of each key's pixel column (a stable
+/// counting sort, O(count + columns)); negative keys are left out.
 @inline(__always)
-private func countingSortByColumn(_ count: Int, columns: Int, counts: inout ScratchBuffer<Int32>,
-                                  slots: inout ScratchBuffer<Int32>, key: (Int) -> Double) {
+private func countingSortByColumn(columns: Int, keys: ScratchBuffer<Double>, counts: inout ScratchBuffer<Int32>,
+                                  slots: inout ScratchBuffer<Int32>) {
     counts.reset(count: columns + 1, to: 0)
     var total = 0
-    for i in 0..<count {
-        let x = key(i)
+    for i in 0..<keys.count {
+        let x = keys[i]
         guard x >= 0 else { continue }
         counts[min(columns - 1, Int(x)) + 1] &+= 1
         total += 1
@@ -262,8 +275,8 @@ private func countingSortByColumn(_ count: Int, columns: Int, counts: inout Scra
     slots.reset(count: total, to: -1)
     guard total > 0 else { return }
     for c in 0..<columns { counts[c + 1] &+= counts[c] }
-    for i in 0..<count {
-        let x = key(i)
+    for i in 0..<keys.count {
+        let x = keys[i]
         guard x >= 0 else { continue }
         let c = min(columns - 1, Int(x))
         slots[Int(counts[c])] = Int32(i)
