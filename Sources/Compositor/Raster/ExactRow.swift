@@ -6,6 +6,13 @@ struct CrossingEvent {
     var delta: Int32
 }
 
+/// A point inside a row where pieces start or end, with the net change of winding it causes
+/// for pieces passing to its right: Σ dir of pieces starting there − Σ dir of those ending.
+struct EndPoint {
+    var x: Double, y: Double
+    var net: Int32
+}
+
 /// A sort key and the piece it belongs to.
 struct SortKey {
     var key: Double
@@ -21,6 +28,7 @@ struct ExactRowScratch {
     var columnCount = ScratchBuffer<Int32>()
     var slots = ScratchBuffer<Int32>()
     var sortKeys = ScratchBuffer<Double>()
+    var endPoints = ScratchBuffer<EndPoint>()
     var events = ScratchBuffer<CrossingEvent>()
     var sortedEvents = ScratchBuffer<CrossingEvent>()
     var eventStart = ScratchBuffer<Int32>()
@@ -30,7 +38,7 @@ struct ExactRowScratch {
     var chain = ScratchBuffer<Int32>()
 
     func free() {
-        sorted.free(); sortedIndex.free(); keys.free(); columnCount.free(); slots.free(); sortKeys.free(); events.free()
+        sorted.free(); sortedIndex.free(); keys.free(); columnCount.free(); slots.free(); sortKeys.free(); endPoints.free(); events.free()
         sortedEvents.free(); eventStart.free(); windingTop.free(); totalDelta.free(); resolved.free(); chain.free()
     }
 }
@@ -45,7 +53,7 @@ struct ExactRowScratch {
 /// covered areas. A piece's left winding changes only where another piece crosses it, so it is
 /// found once per piece (from the order at the row's top, from the chain piece above it at a
 /// pass-through vertex, or by counting the pieces to its left at other vertices) and updated at
-/// each crossing. Cost: O(k + width + pairs whose x ranges overlap) for k pieces: both orders
+/// each crossing and where it passes between the two ends of a horizontal edge. Cost: O(k + width + pairs whose x ranges overlap) for k pieces: both orders
 /// it needs come from counting sorts by pixel column.
 func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, width: Double, fillRule: FillRule,
                        scratch s: inout ExactRowScratch, acc: UnsafeMutablePointer<Float>, stride: Int) {
@@ -103,6 +111,48 @@ func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, width: D
             }
         }
     }
+    // Ends of horizontal edges. Pieces that start or end inside the row usually do so in
+    // balanced pairs at one point (a pass-through vertex: one ends, the next starts, same
+    // direction; a turning point: two start or two end, opposite directions), which changes
+    // no other piece's left winding. A horizontal edge (dropped, it has no height) separates
+    // its two ends: every piece passing between them gains the net of the left end there.
+    s.endPoints.removeAll()
+    let rowBottom = rowTop + 1
+    for i in 0..<k {
+        let c = p[i]
+        if c.ya > rowTop { s.endPoints.append(EndPoint(x: c.xa, y: c.ya, net: c.dir)) }
+        if c.yb < rowBottom { s.endPoints.append(EndPoint(x: c.xb, y: c.yb, net: -c.dir)) }
+    }
+    if s.endPoints.count > 1 {
+        let pts = s.endPoints
+        // Sort by (y, x) and merge equal points; keep the unbalanced ones. (Few points: a row's
+        // vertices. Insertion sort is quadratic only in pathological rows; see the limits.)
+        for a in 1..<pts.count {
+            let e = pts[a]
+            var b = a - 1
+            while b >= 0, pts[b].y > e.y || (pts[b].y == e.y && pts[b].x > e.x) { pts[b + 1] = pts[b]; b -= 1 }
+            pts[b + 1] = e
+        }
+        var unbalanced = 0
+        var a = 0
+        while a < pts.count {
+            var e = pts[a]
+            var b = a + 1
+            while b < pts.count, pts[b].y == e.y, pts[b].x == e.x { e.net &+= pts[b].net; b += 1 }
+            if e.net != 0 { pts[unbalanced] = e; unbalanced += 1 }
+            a = b
+        }
+        for u in 0..<unbalanced {
+            let e = pts[u]
+            for i in 0..<k {
+                let c = p[i]
+                if c.ya < e.y, e.y < c.yb, c.x(at: e.y) > e.x {
+                    s.events.append(CrossingEvent(piece: Int32(i), y: e.y, delta: e.net))
+                }
+            }
+        }
+    }
+
     // Group events by piece (counting sort), each group in order of y.
     s.eventStart.reset(count: k + 1, to: 0)
     s.totalDelta.reset(count: k, to: 0)
@@ -151,7 +201,8 @@ func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, width: D
     for a in 1..<max(1, keys.count) {
         let key = keys[a]
         var b = a - 1
-        while b >= 0, keys[b].key > key.key || (keys[b].key == key.key && keys[b].tie > key.tie) {
+        while b >= 0, keys[b].key > key.key || (keys[b].key == key.key && (keys[b].tie > key.tie
+                                                                          || (keys[b].tie == key.tie && keys[b].index > key.index))) {
             keys[b + 1] = keys[b]
             b -= 1
         }
@@ -233,23 +284,29 @@ private func chainPredecessor(_ p: UnsafeBufferPointer<Piece>, _ i: Int) -> Int?
 
 /// Sets the top winding of piece `i` (and of its partner, when two pieces start at the same
 /// vertex, a local top of the path) by counting the directions of the pieces present just
-/// below that height and left of the point; pieces through the same point are ordered by slope.
+/// below that height and left of the point. Ties are ordered totally, by x, then slope, then
+/// index: coincident pieces (verticals clamped to the band's left edge, say) must see one
+/// another in a consistent order, and any consistent order gives them the right net.
 private func resolveByCounting(_ i: Int, _ p: UnsafeBufferPointer<Piece>, _ s: inout ExactRowScratch) {
     let c = p[i]
     let yv = c.ya, xv = c.xa
     var partner = -1
-    for j in [i - 1, i + 1] where j >= 0 && j < p.count && p[j].ya == yv && p[j].xa == xv && p[j].contour == c.contour {
-        partner = j
+    if i > 0, p[i - 1].ya == yv, p[i - 1].xa == xv, p[i - 1].contour == c.contour { partner = i - 1 }
+    else if i + 1 < p.count, p[i + 1].ya == yv, p[i + 1].xa == xv, p[i + 1].contour == c.contour { partner = i + 1 }
+    @inline(__always) func leftOf(_ j: Int, _ a: Piece, _ ia: Int) -> Bool {
+        let q = p[j]
+        let xq = q.x(at: yv)
+        return xq < a.xa || (xq == a.xa && (q.slope < a.slope || (q.slope == a.slope && j < ia)))
     }
     var w: Int32 = 0
     for j in 0..<p.count where j != i && j != partner {
         let q = p[j]
         guard q.ya <= yv, yv < q.yb else { continue }
-        let xq = q.x(at: yv)
-        if xq < xv || (xq == xv && q.slope < c.slope) { w &+= q.dir }
+        if leftOf(j, c, i) { w &+= q.dir }
     }
     if partner >= 0 {
-        let (left, right) = p[partner].slope < c.slope ? (partner, i) : (i, partner)
+        let partnerFirst = leftOf(partner, c, i)
+        let (left, right) = partnerFirst ? (partner, i) : (i, partner)
         s.windingTop[left] = w
         s.windingTop[right] = w &+ p[left].dir
         s.resolved[partner] = true

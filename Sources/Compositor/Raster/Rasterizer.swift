@@ -1,5 +1,27 @@
 import Foundation
 
+/// How far, at most, each flattened vertex is moved before rasterizing: 2⁻²⁰ px (about 1e-6).
+///
+/// Exact coverage is computed from the order of edges within each row, and grid-aligned input
+/// is full of ties: a vertex exactly on another edge, edges crossing at a vertex, coincident
+/// and horizontal edges. Rather than a rule for each (simulation of simplicity), every vertex is
+/// moved by a fixed pseudo-random offset, which makes such ties vanish while connected segments
+/// still share their vertex. The offset is a million times below one 8-bit coverage step, and
+/// a million times above the rounding of doubles at coordinates up to 2²⁰ px, where the
+/// decisions it separates are computed. Deterministic: the offset depends only on the
+/// vertex's position in the path.
+let vertexPerturbation = 1.0 / 1_048_576
+
+/// The offset of the next vertex (see `vertexPerturbation`): a hash of its index.
+@inline(__always)
+func perturbation(_ index: inout UInt32) -> (Double, Double) {
+    index &+= 1
+    var h = index &* 0x9E37_79B9
+    h ^= h >> 16; h = h &* 0x85EB_CA6B; h ^= h >> 13; h = h &* 0xC2B2_AE35; h ^= h >> 16
+    let u = Double(h & 0xFFFF) / 32767.5 - 1, v = Double(h >> 16) / 32767.5 - 1
+    return (u * vertexPerturbation, v * vertexPerturbation)
+}
+
 /// The most accumulation cells one band holds: 4 Mi floats (16 MiB). A path larger than that is
 /// rasterized in horizontal bands, so memory stays bounded whatever the canvas.
 let maximumBandCells = 1 << 22
@@ -71,17 +93,23 @@ public final class Rasterizer {
         var sx = 0.0, sy = 0.0, lx = 0.0, ly = 0.0
         var finite = true
         var contour: Int32 = -1
+        var vertex: UInt32 = 0
         path.flatten(transform: transform, balanced: true,
-                     moveTo: { x, y in sx = x; sy = y; lx = x; ly = y; contour += 1 },
+                     moveTo: { x, y in
+                         minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                         let (dx, dy) = perturbation(&vertex)
+                         sx = x + dx; sy = y + dy; lx = sx; ly = sy; contour += 1
+                     },
                      lineTo: { x, y in
                          if !(x.isFinite && y.isFinite) { finite = false; return }
-                         if y != ly {
-                             segs.append(lx); segs.append(ly); segs.append(x); segs.append(y)
+                         minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                         let (dx, dy) = perturbation(&vertex)
+                         let px = x + dx, py = y + dy
+                         if py != ly {
+                             segs.append(lx); segs.append(ly); segs.append(px); segs.append(py)
                              contours.append(contour)
                          }
-                         minX = min(minX, x, lx); maxX = max(maxX, x, lx)
-                         minY = min(minY, y, ly); maxY = max(maxY, y, ly)
-                         lx = x; ly = y
+                         lx = px; ly = py
                      },
                      close: {
                          if sy != ly {
@@ -103,7 +131,10 @@ public final class Rasterizer {
         let y0 = clampedFloor(minY, clip.y, clip.maxY), y1 = clampedCeil(maxY, clip.y, clip.maxY)
         guard x1 > x0, y1 > y0 else { return }
         let width = x1 - x0
-        let stride = width + 2                        // two guard cells to the right
+        // Cells: a guard column on the left (where geometry left of the band lands, see
+        // `appendClipped`), the band's `width` columns, and two on the right that the
+        // accumulation may touch.
+        let stride = width + 3
         let maskStride = (width + 3) & ~3
         let bandHeight = max(1, min(y1 - y0, maximumBandCells / stride))
         reserve(cells: stride * bandHeight, maskBytes: maskStride * bandHeight)
@@ -112,7 +143,7 @@ public final class Rasterizer {
         var top = y0
         while top < y1 {
             let bandRows = min(bandHeight, y1 - top)
-            exactRows += rows.accumulate(segments: segs, contours: contours, originX: Double(x0), originY: Double(top),
+            exactRows += rows.accumulate(segments: segs, contours: contours, originX: Double(x0) - 1, originY: Double(top),
                                             width: Double(width), rows: bandRows, into: accumulation, stride: stride,
                                             fillRule: fillRule)
             sweep(rows: bandRows, width: width, stride: stride, maskStride: maskStride, fillRule: fillRule,
@@ -138,31 +169,35 @@ public final class Rasterizer {
     }
 
     /// Prefix-sums each row into coverage bytes and zeroes the accumulation cells for reuse.
-    /// Rows resolved exactly already hold disjoint 0/1 regions: they are only clamped.
+    /// Column 0 is the guard column: it is summed (it carries the winding of geometry left of
+    /// the band) but not output. Rows resolved exactly already hold disjoint 0/1 regions: they
+    /// are only clamped.
     private func sweep(rows: Int, width: Int, stride: Int, maskStride: Int, fillRule: FillRule,
                        exact: ScratchBuffer<Bool>, scale: Float) {
         for row in 0..<rows {
             let line = accumulation + row * stride
             let out = mask + row * maskStride
-            var sum: Float = 0
+            var sum: Float = line[0]
+            line[0] = 0
+            let cells = line + 1
             if fillRule == .nonZero || exact[row] {
                 for x in 0..<width {
-                    sum += line[x]
-                    line[x] = 0
+                    sum += cells[x]
+                    cells[x] = 0
                     out[x] = UInt8(min(1, abs(sum)) * scale + 0.5)
                 }
             } else {
                 for x in 0..<width {
-                    sum += line[x]
-                    line[x] = 0
+                    sum += cells[x]
+                    cells[x] = 0
                     var v = abs(sum)
                     v -= 2 * (v * 0.5).rounded(.down)
                     if v > 1 { v = 2 - v }
                     out[x] = UInt8(v * scale + 0.5)
                 }
             }
-            line[width] = 0
-            line[width + 1] = 0
+            cells[width] = 0
+            cells[width + 1] = 0
         }
     }
 
@@ -218,6 +253,8 @@ struct RowScratch {
     mutating func accumulate(segments: [Double], contours: [Int32], originX: Double, originY: Double,
                              width: Double, rows: Int, into acc: UnsafeMutablePointer<Float>, stride: Int,
                              fillRule: FillRule) -> Int {
+        // Band-local x: the guard column is [0, 1), the band's pixels [1, width + 1).
+        let right = width + 1
         // Edges clipped to the band's rows, in segment order.
         edges.removeAll()
         let height = Double(rows)
@@ -227,7 +264,7 @@ struct RowScratch {
                 var x0 = s[i] - originX, y0 = s[i + 1] - originY, x1 = s[i + 2] - originX, y1 = s[i + 3] - originY
                 let contour = contours[i / 4]
                 i += 4
-                if (y0 <= 0 && y1 <= 0) || (y0 >= height && y1 >= height) || (x0 >= width && x1 >= width) { continue }
+                if (y0 <= 0 && y1 <= 0) || (y0 >= height && y1 >= height) || (x0 >= right && x1 >= right) { continue }
                 let dir: Int32 = y0 < y1 ? 1 : -1
                 if dir < 0 { swap(&x0, &x1); swap(&y0, &y1) }
                 let slope = (x1 - x0) / (y1 - y0)
@@ -274,7 +311,7 @@ struct RowScratch {
                 let e = edges[Int(i)]
                 let y0 = max(e.ya, top), y1 = min(e.yb, bottom)
                 guard y1 > y0 else { continue }
-                appendClipped(&row, e, segment: i, y0, y1, width: width)
+                appendClipped(&row, e, segment: i, y0, y1, right: right)
             }
             guard !row.isEmpty else { continue }
             let pieces = row.buffer
@@ -284,7 +321,7 @@ struct RowScratch {
                     else { accumulateLine(acc, stride: stride, Float(p.xb), Float(p.yb), Float(p.xa), Float(p.ya)) }
                 }
             } else {
-                resolveRowExactly(pieces, rowTop: top, width: width, fillRule: fillRule, scratch: &exactScratch,
+                resolveRowExactly(pieces, rowTop: top, width: right, fillRule: fillRule, scratch: &exactScratch,
                                   acc: acc, stride: stride)
                 exact[r] = true
                 exactCount += 1
@@ -294,25 +331,30 @@ struct RowScratch {
     }
 }
 
-/// The part of edge `e` between heights y0 and y1 as row pieces, clipped horizontally: parts
-/// left of x = 0 become verticals at 0 (their winding still reaches every pixel to the right),
-/// parts right of `width` are dropped (they reach no pixel).
+/// The part of edge `e` between heights y0 and y1 as row pieces, clipped to the band
+/// [1, `right`]. Parts right of the band are dropped (they reach no pixel). Parts left of it
+/// still wind every pixel to their right, so they are kept as verticals inside the guard
+/// column [0, 1), each segment at an x of its own (`guardX`): clamping them all to one line
+/// would make them coincide, and exact resolution needs no two pieces to tie.
 @inline(__always)
-private func appendClipped(_ out: inout ScratchBuffer<Piece>, _ e: Edge, segment: Int32, _ y0: Double, _ y1: Double, width: Double) {
+private func appendClipped(_ out: inout ScratchBuffer<Piece>, _ e: Edge, segment: Int32, _ y0: Double, _ y1: Double,
+                           right: Double) {
+    let left = 1.0
     let x0 = e.x(at: y0), x1 = e.x(at: y1)
-    if x0 >= width && x1 >= width { return }
-    if x0 >= 0 && x1 >= 0 && x0 <= width && x1 <= width {
+    if x0 >= right && x1 >= right { return }
+    if x0 >= left && x1 >= left && x0 <= right && x1 <= right {
         out.append(Piece(xa: x0, ya: y0, xb: x1, yb: y1, slope: e.slope, dir: e.dir, segment: segment, contour: e.contour))
         return
     }
-    if x0 <= 0 && x1 <= 0 {
-        out.append(Piece(xa: 0, ya: y0, xb: 0, yb: y1, slope: 0, dir: e.dir, segment: segment, contour: e.contour))
+    let gx = guardX(segment)
+    if x0 <= left && x1 <= left {
+        out.append(Piece(xa: gx, ya: y0, xb: gx, yb: y1, slope: 0, dir: e.dir, segment: segment, contour: e.contour))
         return
     }
-    // x is linear in y, so the edge crosses x = 0 and x = width at most once each. Breakpoints
-    // carry their exact x so that neighbouring parts meet bit for bit.
+    // x is linear in y, so the edge crosses each bound at most once. Breakpoints carry their
+    // exact x so that neighbouring parts meet bit for bit.
     var ys: [(y: Double, x: Double)] = [(y0, x0)]
-    for bound in [0, width] where (x0 < bound) != (x1 < bound) {
+    for bound in [left, right] where (x0 < bound) != (x1 < bound) {
         ys.append((min(y1, max(y0, y0 + (bound - x0) / (x1 - x0) * (y1 - y0))), bound))
     }
     ys.append((y1, x1))
@@ -321,12 +363,20 @@ private func appendClipped(_ out: inout ScratchBuffer<Piece>, _ e: Edge, segment
         let (ya, xa) = ys[k], (yb, xb) = ys[k + 1]
         guard yb > ya else { continue }
         let mid = (xa + xb) / 2
-        if mid < 0 {
-            out.append(Piece(xa: 0, ya: ya, xb: 0, yb: yb, slope: 0, dir: e.dir, segment: segment, contour: e.contour))
-        } else if mid <= width {
-            let pa = min(width, max(0, xa)), pb = min(width, max(0, xb))
+        if mid < left {
+            out.append(Piece(xa: gx, ya: ya, xb: gx, yb: yb, slope: 0, dir: e.dir, segment: segment, contour: e.contour))
+        } else if mid <= right {
+            let pa = min(right, max(left, xa)), pb = min(right, max(left, xb))
             out.append(Piece(xa: pa, ya: ya, xb: pb, yb: yb, slope: (pb - pa) / (yb - ya),
                              dir: e.dir, segment: segment, contour: e.contour))
         }
     }
+}
+
+/// Where segment `s`'s parts left of the band go: a vertical in [0.25, 0.75), distinct for
+/// distinct segments (golden-ratio spacing).
+@inline(__always)
+private func guardX(_ s: Int32) -> Double {
+    let f = Double(s) * 0.618_033_988_749_894_8
+    return 0.25 + 0.5 * (f - f.rounded(.down))
 }

@@ -26,15 +26,20 @@ struct Run {
 }
 
 /// Whether a row's pieces can be accumulated as they are: true when no two separate chains
-/// (runs of connected segments) share a pixel. Then every pixel holds at most two winding
-/// numbers that differ by one, and folding the pixel's net area by the fill rule is exact:
-/// with windings w and w + 1 over shares 1 − f and f, the net area is w + f, and both
-/// min(1, |·|) and the even-odd fold of w + f give the covered share. Otherwise (several
-/// chains in one pixel, windings 0 | 1 | 2 say) the row needs `resolveRowExactly`.
+/// (runs of connected segments) share a pixel and no chain can cross itself in the row. Then
+/// every pixel holds at most two winding numbers that differ by one, and folding the pixel's
+/// net area by the fill rule is exact: with windings w and w + 1 over shares 1 − f and f, the
+/// net area is w + f, and both min(1, |·|) and the even-odd fold of w + f give the covered
+/// share. A chain that is monotone in x or in y within the row is the graph of a function and
+/// cannot cross itself; one that turns both ways might. Otherwise (several chains in a pixel,
+/// windings 0 | 1 | 2 say) the row needs `resolveRowExactly`.
 func rowIsSimple(_ pieces: UnsafeBufferPointer<Piece>, runs: inout ScratchBuffer<Run>) -> Bool {
     runs.removeAll()
     var lo = Double.infinity, hi = -Double.infinity
     var q = pieces[0]
+    // Monotonicity of the current run along the path: its vertical direction, and the sign of
+    // its horizontal steps (0 until one is seen).
+    var runDir = q.dir, runDx = 0.0, turnsVertically = false, turnsHorizontally = false
     for (n, p) in pieces.enumerated() {
         // Consecutive pieces are one chain only if they meet in this row (consecutive segments
         // may meet rows away, through a horizontal edge, and cross here).
@@ -43,10 +48,18 @@ func rowIsSimple(_ pieces: UnsafeBufferPointer<Piece>, runs: inout ScratchBuffer
                         || (q.xa == p.xa && q.ya == p.ya) || (q.xb == p.xb && q.yb == p.yb))) {
             runs.append(Run(lo: lo, hi: hi))
             lo = .infinity; hi = -.infinity
+            runDir = p.dir; runDx = 0; turnsVertically = false; turnsHorizontally = false
             // Many separate chains in one row almost always share pixels somewhere; calling the
             // row complex is always safe (only slower), and spares sorting hundreds of runs.
             if runs.count > maximumRunsChecked { return false }
         }
+        if p.dir != runDir { turnsVertically = true }
+        let dx = p.dir > 0 ? p.xb - p.xa : p.xa - p.xb   // along the path
+        if dx != 0 {
+            if runDx != 0, (dx > 0) != (runDx > 0) { turnsHorizontally = true }
+            runDx = dx
+        }
+        if turnsVertically && turnsHorizontally { return false }
         lo = min(lo, p.xmin); hi = max(hi, p.xmax)
         q = p
     }
