@@ -116,17 +116,30 @@ func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, width: D
     // direction; a turning point: two start or two end, opposite directions), which changes
     // no other piece's left winding. A horizontal edge (dropped, it has no height) separates
     // its two ends: every piece passing between them gains the net of the left end there.
+    // A vertex's two edges usually sit side by side in the row's list (segment order) and
+    // cancel; only endpoints without such a neighbour are collected.
     s.endPoints.removeAll()
     let rowBottom = rowTop + 1
+    @inline(__always) func neighbourMeets(_ i: Int, _ x: Double, _ y: Double) -> Bool {
+        if i > 0 {
+            let q = p[i - 1]
+            if (q.xa == x && q.ya == y) || (q.xb == x && q.yb == y) { return true }
+        }
+        if i + 1 < k {
+            let q = p[i + 1]
+            if (q.xa == x && q.ya == y) || (q.xb == x && q.yb == y) { return true }
+        }
+        return false
+    }
     for i in 0..<k {
         let c = p[i]
-        if c.ya > rowTop { s.endPoints.append(EndPoint(x: c.xa, y: c.ya, net: c.dir)) }
-        if c.yb < rowBottom { s.endPoints.append(EndPoint(x: c.xb, y: c.yb, net: -c.dir)) }
+        if c.ya > rowTop, !neighbourMeets(i, c.xa, c.ya) { s.endPoints.append(EndPoint(x: c.xa, y: c.ya, net: c.dir)) }
+        if c.yb < rowBottom, !neighbourMeets(i, c.xb, c.yb) { s.endPoints.append(EndPoint(x: c.xb, y: c.yb, net: -c.dir)) }
     }
     if s.endPoints.count > 1 {
         let pts = s.endPoints
-        // Sort by (y, x) and merge equal points; keep the unbalanced ones. (Few points: a row's
-        // vertices. Insertion sort is quadratic only in pathological rows; see the limits.)
+        // Sort by (y, x) and merge equal points; keep the unbalanced ones. (Few points: ends
+        // of horizontal edges, band-edge splits, a contour's first and last segments.)
         for a in 1..<pts.count {
             let e = pts[a]
             var b = a - 1
