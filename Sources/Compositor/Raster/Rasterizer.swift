@@ -180,25 +180,44 @@ public final class Rasterizer {
             var sum: Float = line[0]
             line[0] = 0
             let cells = line + 1
-            if fillRule == .nonZero || exact[row] {
-                for x in 0..<width {
-                    sum += cells[x]
-                    cells[x] = 0
-                    out[x] = UInt8(min(1, abs(sum)) * scale + 0.5)
-                }
-            } else {
-                for x in 0..<width {
-                    sum += cells[x]
-                    cells[x] = 0
-                    var v = abs(sum)
+            let evenOdd = fillRule == .evenOdd && !exact[row]
+            @inline(__always) func byte(_ s: Float) -> UInt8 {
+                var v = abs(s)
+                if evenOdd {
                     v -= 2 * (v * 0.5).rounded(.down)
                     if v > 1 { v = 2 - v }
-                    out[x] = UInt8(v * scale + 0.5)
+                } else {
+                    v = min(1, v)
                 }
+                return UInt8(v * scale + 0.5)
+            }
+            var x = 0
+            var current = byte(sum)
+            while x < width {
+                // Interiors and exteriors are long runs of untouched (zero) cells whose
+                // coverage equals the last pixel's: skip them eight at a time.
+                if x + 8 <= width, allZero(cells + x) {
+                    var end = x + 8
+                    while end + 8 <= width, allZero(cells + end) { end += 8 }
+                    (out + x).update(repeating: current, count: end - x)
+                    x = end
+                    continue
+                }
+                sum += cells[x]
+                cells[x] = 0
+                current = byte(sum)
+                out[x] = current
+                x += 1
             }
             cells[width] = 0
             cells[width + 1] = 0
         }
+    }
+
+    /// Whether eight accumulation cells are all zero (−0 included): one vector compare.
+    @inline(__always)
+    private func allZero(_ p: UnsafeMutablePointer<Float>) -> Bool {
+        !any(UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) .!= SIMD8<Float>(repeating: 0))
     }
 
     private func firstNonFiniteElement(_ path: Path, _ t: CGAffineTransform) -> Int {
