@@ -43,8 +43,9 @@ struct ExactRowScratch {
     }
 }
 
-/// Accumulates one row so that the fill rule is applied per region, not per pixel: exact
-/// coverage however many edges share a pixel.
+/// Accumulates one strip of rows (`rowTop` to `rowBottom`) so that the fill rule is applied
+/// per region, not per pixel: exact coverage however many edges share a pixel. (Nothing here
+/// needs the strip to be one pixel tall; pieces spanning several rows accumulate as lines.)
 ///
 /// Every piece separates a region of winding w (its left) from one of w + dir (its right).
 /// It bounds the filled area exactly where one side is inside and the other not; there it is
@@ -55,7 +56,7 @@ struct ExactRowScratch {
 /// pass-through vertex, or by counting the pieces to its left at other vertices) and updated at
 /// each crossing and where it passes between the two ends of a horizontal edge. Cost: O(k + width + pairs whose x ranges overlap) for k pieces: both orders
 /// it needs come from counting sorts by pixel column.
-func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, width: Double, fillRule: FillRule,
+func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, rowBottom: Double, width: Double, fillRule: FillRule,
                        scratch s: inout ExactRowScratch, acc: UnsafeMutablePointer<Float>, stride: Int) {
     let k = p.count
     let columns = Int(width) + 1
@@ -119,7 +120,6 @@ func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, width: D
     // A vertex's two edges usually sit side by side in the row's list (segment order) and
     // cancel; only endpoints without such a neighbour are collected.
     s.endPoints.removeAll()
-    let rowBottom = rowTop + 1
     @inline(__always) func neighbourMeets(_ i: Int, _ x: Double, _ y: Double) -> Bool {
         if i > 0 {
             let q = p[i - 1]

@@ -1,5 +1,12 @@
 import Foundation
 
+/// How many pixel rows are cut and resolved together. Edges crossing a strip are found,
+/// ordered and resolved once for the whole strip, so per-row overhead shrinks with taller
+/// strips, while a strip is more often too busy for the fast path. Measured with callgrind,
+/// instructions per frame for 1 → 2 → 4 → 8 rows: S4-nz 1.46 → 1.22 → 1.17 → 1.24 G,
+/// S4-eo 2.17 → 1.91 → 1.84 → 1.90 G, S3-1k 240 → 222 → 213 → 209 M.
+let stripHeight = 4
+
 /// How far, at most, each flattened vertex is moved before rasterizing: 2⁻²⁰ px (about 1e-6).
 ///
 /// Exact coverage is computed from the order of edges within each row, and grid-aligned input
@@ -258,13 +265,14 @@ struct RowScratch {
     var startOrder = ScratchBuffer<Int32>()
     var active = ScratchBuffer<Int32>()
     var merged = ScratchBuffer<Int32>()
+    var incoming = ScratchBuffer<Int32>()
     var row = ScratchBuffer<Piece>()
     var exact = ScratchBuffer<Bool>()
     var runs = ScratchBuffer<Run>()
     var exactScratch = ExactRowScratch()
 
     func free() {
-        edges.free(); startCount.free(); startOrder.free(); active.free(); merged.free(); row.free()
+        edges.free(); startCount.free(); startOrder.free(); active.free(); merged.free(); incoming.free(); row.free()
         exact.free(); runs.free(); exactScratch.free()
     }
 
@@ -308,22 +316,32 @@ struct RowScratch {
         active.removeAll()
         var exactCount = 0
         var bucketStart = 0
-        for r in 0..<rows {
-            let top = Double(r), bottom = Double(r + 1)
-            // Drop finished edges; merge in the ones starting in this row, both in index order.
-            let bucketEnd = Int(startCount[r])
+        var r = 0
+        while r < rows {
+            let h = min(stripHeight, rows - r)
+            let top = Double(r), bottom = Double(r + h)
+            // Edges starting in this strip, in index order (each row's bucket already is).
+            let bucketEnd = Int(startCount[r + h - 1])
+            incoming.removeAll()
+            for n in bucketStart..<bucketEnd { incoming.append(startOrder[n]) }
+            if h > 1 {
+                var sortable = UnsafeMutableBufferPointer(start: incoming.base, count: incoming.count)
+                sortable.sort()
+            }
+            bucketStart = bucketEnd
+            // Drop finished edges; merge in the new ones, both in index order.
             merged.removeAll()
-            var a = 0, b = bucketStart
-            while a < active.count || b < bucketEnd {
-                let takeActive = b >= bucketEnd || (a < active.count && active[a] < startOrder[b])
-                let i = takeActive ? active[a] : startOrder[b]
+            var a = 0, b = 0
+            while a < active.count || b < incoming.count {
+                let takeActive = b >= incoming.count || (a < active.count && active[a] < incoming[b])
+                let i = takeActive ? active[a] : incoming[b]
                 if takeActive { a += 1 } else { b += 1 }
                 if edges[Int(i)].yb > top { merged.append(i) }
             }
-            bucketStart = bucketEnd
             swap(&active, &merged)
+            defer { r += h }
             guard !active.isEmpty else { continue }
-            // Cut this row's pieces.
+            // Cut this strip's pieces.
             row.removeAll()
             for n in 0..<active.count {
                 let i = active[n]
@@ -340,10 +358,10 @@ struct RowScratch {
                     else { accumulateLine(acc, stride: stride, Float(p.xb), Float(p.yb), Float(p.xa), Float(p.ya)) }
                 }
             } else {
-                resolveRowExactly(pieces, rowTop: top, width: right, fillRule: fillRule, scratch: &exactScratch,
-                                  acc: acc, stride: stride)
-                exact[r] = true
-                exactCount += 1
+                resolveRowExactly(pieces, rowTop: top, rowBottom: bottom, width: right, fillRule: fillRule,
+                                  scratch: &exactScratch, acc: acc, stride: stride)
+                for row in r..<(r + h) { exact[row] = true }
+                exactCount += h
             }
         }
         return exactCount
