@@ -44,7 +44,7 @@ import Testing
             let p = (0..<4).map { _ in CGPoint(x: rand(), y: rand()) }
             var path = Path(); path.move(to: p[0]); path.addCurve(to: p[3], control1: p[1], control2: p[2])
             var poly: [(Double, Double)] = []
-            path.flatten(balanced: balanced, moveTo: { poly.append(($0, $1)) }, lineTo: { poly.append(($0, $1)) }, close: {})
+            path.flatten(balanced: balanced, moveTo: { poly.append(($0, $1)) }, lineTo: { poly.append(($0, $1)) }, close: { _ in })
             func curve(_ t: Double) -> (Double, Double) {
                 let u = 1 - t
                 let (b0, b1, b2, b3) = (u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)
@@ -73,7 +73,7 @@ import Testing
         // polyline keeps it within 0.05 %; the plain one loses ~0.3 %.
         let c = Path(ellipseIn: CGRect(x: 60.3, y: 60.7, width: 80, height: 80))
         var pts: [(Double, Double)] = []
-        c.flatten(tolerance: 1e-5, moveTo: { pts.append(($0, $1)) }, lineTo: { pts.append(($0, $1)) }, close: {})
+        c.flatten(tolerance: 1e-5, moveTo: { pts.append(($0, $1)) }, lineTo: { pts.append(($0, $1)) }, close: { _ in })
         var twice = 0.0
         for i in pts.indices {
             let (a, b) = (pts[i], pts[(i + 1) % pts.count])

@@ -108,9 +108,14 @@ extension Path {
         let step = sweep / Double(count)
         let k = 4.0 / 3.0 * tan(step / 4)
         var a0 = start
+        // A full turn ends exactly where it started (cos/sin of start + 2π are off by an ulp,
+        // which would leave a 1e-14 closing segment).
+        let fullTurn = abs(abs(sweep) - 2 * Double.pi) < 1e-12
         for i in 0..<count {
-            let a1 = i == count - 1 ? start + sweep : a0 + step
-            let (c0, s0, c1, s1) = (cos(a0), sin(a0), cos(a1), sin(a1))
+            let last = i == count - 1
+            let a1 = last ? start + sweep : a0 + step
+            let (c0, s0) = (cos(a0), sin(a0))
+            let (c1, s1) = last && fullTurn ? (cos(start), sin(start)) : (cos(a1), sin(a1))
             addCurve(to: CGPoint(x: c1, y: s1).applying(transform),
                      control1: CGPoint(x: c0 - k * s0, y: s0 + k * c0).applying(transform),
                      control2: CGPoint(x: c1 + k * s1, y: s1 - k * c1).applying(transform))

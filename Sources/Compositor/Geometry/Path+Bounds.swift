@@ -85,7 +85,7 @@ extension Path {
         }
         flatten(moveTo: { x, y in sx = x; sy = y; lx = x; ly = y },
                 lineTo: { x, y in edge(lx, ly, x, y); lx = x; ly = y },
-                close: { edge(lx, ly, sx, sy); lx = sx; ly = sy })
+                close: { _ in edge(lx, ly, sx, sy); lx = sx; ly = sy })
         return eoFill ? winding % 2 != 0 : winding != 0
     }
 }

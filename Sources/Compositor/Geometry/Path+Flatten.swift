@@ -29,8 +29,9 @@ extension Path {
     /// `close` ends it with a line back to its start. Curves are flattened within `tolerance`
     /// in the coordinates of `transform`'s output (device pixels when drawing).
     ///
-    /// Every subpath ends with a `close` call, explicitly closed or not: filling closes open
-    /// subpaths with a straight line, as every fill rule requires.
+    /// Every subpath ends with a `close` call, explicitly closed or not (`explicit` tells which):
+    /// filling closes open subpaths with a straight line, as every fill rule requires; stroking
+    /// needs to know.
     ///
     /// With `balanced`, interior samples are moved to cancel the chord bias: chords of a convex
     /// curve always lie inside it, so a plain polyline loses area systematically (a 40 px circle
@@ -41,7 +42,7 @@ extension Path {
     /// inflections need no special case. Curve end points stay exact, keeping joins closed.
     func flatten(transform: CGAffineTransform = .identity, tolerance: Double = flatteningTolerance,
                  balanced: Bool = false,
-                 moveTo: (Double, Double) -> Void, lineTo: (Double, Double) -> Void, close: () -> Void) {
+                 moveTo: (Double, Double) -> Void, lineTo: (Double, Double) -> Void, close: (_ explicit: Bool) -> Void) {
         let t = transform
         @inline(__always) func map(_ p: CGPoint) -> (Double, Double) {
             (t.a * p.x + t.c * p.y + t.tx, t.b * p.x + t.d * p.y + t.ty)
@@ -51,7 +52,7 @@ extension Path {
         for element in elements {
             switch element {
             case .move(let p):
-                if open { close() }
+                if open { close(false) }
                 (cx, cy) = map(p)
                 moveTo(cx, cy)
                 open = true
@@ -91,10 +92,10 @@ extension Path {
                 lineTo(x3, y3)
                 (cx, cy) = (x3, y3)
             case .closeSubpath:
-                if open { close() }
+                if open { close(true) }
                 open = false
             }
         }
-        if open { close() }
+        if open { close(false) }
     }
 }

@@ -119,7 +119,7 @@ public final class Rasterizer {
                          }
                          lx = px; ly = py
                      },
-                     close: {
+                     close: { _ in
                          if sy != ly {
                              segs.append(lx); segs.append(ly); segs.append(sx); segs.append(sy)
                              contours.append(contour)

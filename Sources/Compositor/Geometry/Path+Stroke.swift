@@ -1,0 +1,274 @@
+import Foundation
+
+/// A flattened subpath: its points (no two consecutive equal) and whether it is closed.
+struct Polyline {
+    var points: [CGPoint]
+    var closed: Bool
+}
+
+extension Path {
+    /// The subpaths as polylines, curves flattened within `tolerance`. Repeated points are
+    /// dropped; a subpath of one point remains (a dot, for round and square caps). A closed
+    /// subpath does not repeat its first point at the end.
+    func polylines(tolerance: Double = flatteningTolerance) -> [Polyline] {
+        var out: [Polyline] = []
+        var current: [CGPoint] = []
+        flatten(tolerance: tolerance,
+                moveTo: { x, y in current = [CGPoint(x: x, y: y)] },
+                lineTo: { x, y in
+                    let p = CGPoint(x: x, y: y)
+                    if p != current.last { current.append(p) }
+                },
+                close: { explicit in
+                    if explicit, current.count > 1, current.first == current.last { current.removeLast() }
+                    out.append(Polyline(points: current, closed: explicit && current.count > 1))
+                    current = []
+                })
+        return out
+    }
+}
+
+/// The most dashes one stroke may produce: a pattern whose period would give more over the
+/// path's length is treated as a solid line, so a 1e-9 dash cannot ask for billions of pieces.
+public let maximumDashCount = 1 << 20
+
+extension Path {
+    /// The outline of the stroke as a path that fills with the non-zero rule, as Core Graphics'
+    /// `copy(strokingWithWidth:…)` and SwiftUI's `strokedPath(_:)`.
+    ///
+    /// Curves are flattened within `tolerance` (in this path's units), then each polyline is
+    /// offset by half the width on both sides. Outer joins follow `lineJoin` (a miter turns into
+    /// a bevel exactly when 1 / sin(φ/2) exceeds `miterLimit`, φ the angle between the
+    /// segments); inner joins pass through the vertex, which the non-zero rule resolves. Open
+    /// subpaths get caps; closed ones join at their start and give two contours (outer and
+    /// inner). A subpath of zero length draws a dot with round or square caps, nothing with
+    /// butt caps. Round joins and caps are polygons within `tolerance` of the circle.
+    ///
+    /// ```swift
+    /// let ring = Path(ellipseIn: rect).strokedPath(StrokeStyle(lineWidth: 8))
+    /// ```
+    public func strokedPath(_ style: StrokeStyle, tolerance: Double = flatteningTolerance) -> Path {
+        let width = Double(style.lineWidth)
+        guard width > 0, width.isFinite else { return Path() }
+        var lines = polylines(tolerance: tolerance)
+        if let pattern = style.validDashPattern {
+            lines = dash(lines, pattern: pattern, phase: Double(style.dashPhase))
+        }
+        var out = Path()
+        let stroker = Stroker(halfWidth: width / 2, style: style, tolerance: tolerance)
+        for line in lines { stroker.stroke(line, into: &out) }
+        return out
+    }
+}
+
+extension StrokeStyle {
+    /// The dash pattern with an odd count repeated; nil for a solid line.
+    var validDashPattern: [Double]? {
+        let values = dash.map(Double.init)
+        guard !values.isEmpty, values.allSatisfy({ $0 >= 0 && $0.isFinite }), values.contains(where: { $0 > 0 }) else {
+            return nil
+        }
+        return values.count % 2 == 1 ? values + values : values
+    }
+}
+
+/// Cuts polylines into dashes. The pattern continues across the vertices of one subpath and
+/// restarts (from `phase`) on each subpath, as Core Graphics does.
+func dash(_ lines: [Polyline], pattern: [Double], phase: Double) -> [Polyline] {
+    let period = pattern.reduce(0, +)
+    let totalLength = lines.reduce(0.0) { sum, line in
+        var length = 0.0
+        let pts = line.closed ? line.points + [line.points[0]] : line.points
+        for i in 1..<max(1, pts.count) { length += hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y) }
+        return sum + length
+    }
+    guard totalLength / period * Double(pattern.count) / 2 <= Double(maximumDashCount) else { return lines }
+    var out: [Polyline] = []
+    for line in lines {
+        // Position in the pattern after the phase.
+        var index = 0
+        var remaining = pattern[0]
+        var on = true
+        var skip = phase.truncatingRemainder(dividingBy: period)
+        if skip < 0 { skip += period }
+        while skip > 0 {
+            if skip >= remaining {
+                skip -= remaining
+                index = (index + 1) % pattern.count
+                remaining = pattern[index]
+                on = index % 2 == 0
+            } else {
+                remaining -= skip
+                skip = 0
+            }
+        }
+        let pts = line.closed ? line.points + [line.points[0]] : line.points
+        var current: [CGPoint] = on ? [pts[0]] : []
+        func emit() {
+            var deduplicated: [CGPoint] = []
+            for p in current where p != deduplicated.last { deduplicated.append(p) }
+            if !deduplicated.isEmpty { out.append(Polyline(points: deduplicated, closed: false)) }
+            current = []
+        }
+        for i in 1..<max(1, pts.count) {
+            let a = pts[i - 1], b = pts[i]
+            let length = hypot(b.x - a.x, b.y - a.y)
+            var along = 0.0
+            while length - along >= remaining {
+                along += remaining
+                let t = length > 0 ? along / length : 0
+                let q = CGPoint(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
+                if on { current.append(q); emit() } else { current = [q] }
+                on.toggle()
+                index = (index + 1) % pattern.count
+                remaining = pattern[index]
+            }
+            remaining -= length - along
+            if on { current.append(b) }
+        }
+        if on { emit() }
+    }
+    return out
+}
+
+/// Offsets one polyline by half the width on both sides, with joins and caps.
+struct Stroker {
+    let halfWidth: Double
+    let style: StrokeStyle
+    let tolerance: Double
+
+    /// The angle step that keeps a polygonal arc of radius `halfWidth` within `tolerance` of the
+    /// circle: the sagitta r·(1 − cos(δ/2)) ≤ tolerance.
+    var arcStep: Double {
+        halfWidth <= tolerance ? .pi / 2 : min(.pi / 2, 2 * acos(1 - tolerance / halfWidth))
+    }
+
+    func stroke(_ line: Polyline, into out: inout Path) {
+        let p = line.points
+        guard let first = p.first else { return }
+        let hw = halfWidth
+        if p.count == 1 {
+            // A dot: a circle with round caps, an axis-aligned square with square caps.
+            switch style.lineCap {
+            case .round:
+                out.addLines(arc(center: first, from: 0, sweep: 2 * .pi, includeStart: true, exactStart: false))
+                out.closeSubpath()
+            case .square:
+                out.addRect(CGRect(x: first.x - hw, y: first.y - hw, width: 2 * hw, height: 2 * hw))
+            case .butt:
+                break
+            }
+            return
+        }
+        let n = p.count
+        let segments = line.closed ? n : n - 1
+        var d: [CGPoint] = []
+        d.reserveCapacity(segments)
+        for i in 0..<segments {
+            let a = p[i], b = p[(i + 1) % n]
+            let len = hypot(b.x - a.x, b.y - a.y)
+            d.append(CGPoint(x: (b.x - a.x) / len, y: (b.y - a.y) / len))
+        }
+        var left: [CGPoint] = [], right: [CGPoint] = []
+        if line.closed {
+            for j in 0..<n { join(at: p[j], d[(j + n - 1) % n], d[j], &left, &right) }
+            out.addLines(left); out.closeSubpath()
+            out.addLines(right.reversed()); out.closeSubpath()
+            return
+        }
+        let n0 = normal(d[0]), nl = normal(d[segments - 1])
+        left.append(offset(p[0], n0, hw)); right.append(offset(p[0], n0, -hw))
+        for j in 1..<(n - 1) { join(at: p[j], d[j - 1], d[j], &left, &right) }
+        left.append(offset(p[n - 1], nl, hw)); right.append(offset(p[n - 1], nl, -hw))
+        var outline = left
+        outline += cap(at: p[n - 1], direction: d[segments - 1])
+        outline += right.reversed()
+        outline += cap(at: p[0], direction: CGPoint(x: -d[0].x, y: -d[0].y))
+        out.addLines(outline)
+        out.closeSubpath()
+    }
+
+    /// Points between the left and right ends at `point`, going around `direction` (the way the
+    /// line leaves): none for butt, two corners for square, a half circle for round.
+    private func cap(at point: CGPoint, direction dir: CGPoint) -> [CGPoint] {
+        let n = normal(dir), hw = halfWidth
+        switch style.lineCap {
+        case .butt:
+            return []
+        case .square:
+            return [CGPoint(x: point.x + (n.x + dir.x) * hw, y: point.y + (n.y + dir.y) * hw),
+                    CGPoint(x: point.x + (-n.x + dir.x) * hw, y: point.y + (-n.y + dir.y) * hw)]
+        case .round:
+            // From +n through dir to −n.
+            let start = atan2(n.y, n.x)
+            let toward = atan2(dir.y, dir.x)
+            var sweep = toward - start
+            while sweep > .pi { sweep -= 2 * .pi }
+            while sweep < -.pi { sweep += 2 * .pi }
+            return arc(center: point, from: start, sweep: 2 * sweep, includeStart: false)
+        }
+    }
+
+    /// Adds the left and right offset points at vertex `p` between directions `d1` and `d2`.
+    private func join(at p: CGPoint, _ d1: CGPoint, _ d2: CGPoint, _ left: inout [CGPoint], _ right: inout [CGPoint]) {
+        let hw = halfWidth
+        let n1 = normal(d1), n2 = normal(d2)
+        let cross = d1.x * d2.y - d1.y * d2.x, dot = d1.x * d2.x + d1.y * d2.y
+        if abs(cross) < 1e-12, dot > 0 {
+            left.append(offset(p, n1, hw)); right.append(offset(p, n1, -hw))
+            return
+        }
+        // Turning towards +n makes the left side the inner one.
+        if cross > 0 {
+            left += [offset(p, n1, hw), p, offset(p, n2, hw)]
+            right += outerJoin(p, n1, n2, side: -1, cross: cross, dot: dot)
+        } else {
+            left += outerJoin(p, n1, n2, side: 1, cross: cross, dot: dot)
+            right += [offset(p, n1, -hw), p, offset(p, n2, -hw)]
+        }
+    }
+
+    private func outerJoin(_ p: CGPoint, _ n1: CGPoint, _ n2: CGPoint, side s: Double, cross: Double, dot: Double) -> [CGPoint] {
+        let hw = halfWidth * s
+        let a = offset(p, n1, hw), b = offset(p, n2, hw)
+        switch style.lineJoin {
+        case .bevel:
+            return [a, b]
+        case .miter:
+            // The miter is 1 / sin(φ/2) line widths long, φ the angle between the segments;
+            // sin(φ/2) = cos(θ/2) = √((1 + cos θ) / 2) for the turning angle θ.
+            let half = (1 + dot) / 2
+            guard half > 0, 1 / half.squareRoot() <= Double(style.miterLimit) else { return [a, b] }
+            let k = hw / (1 + dot)
+            return [a, CGPoint(x: p.x + (n1.x + n2.x) * k, y: p.y + (n1.y + n2.y) * k), b]
+        case .round:
+            let start = atan2(n1.y * s, n1.x * s)
+            let turn = atan2(cross, dot)
+            return arc(center: p, from: start, sweep: turn, includeStart: true) + [b]
+        }
+    }
+
+    /// Points on the circle of radius `halfWidth` from angle `from` sweeping `sweep` (end
+    /// excluded; the start only if `includeStart`), within `tolerance` of the circle. Vertices
+    /// sit two thirds of the chord's sagitta outside the circle, so the polygon neither gains
+    /// nor loses area (an inscribed 16-gon is 2.5 % short of the circle); the start point of a
+    /// join stays exactly on the circle, where it meets the offset line.
+    private func arc(center c: CGPoint, from start: Double, sweep: Double, includeStart: Bool,
+                     exactStart: Bool = true) -> [CGPoint] {
+        let steps = max(1, Int((abs(sweep) / arcStep).rounded(.up)))
+        let delta = abs(sweep) / Double(steps)
+        let balanced = halfWidth * (1 + 2.0 / 3.0 * (1 - cos(delta / 2)))
+        var points: [CGPoint] = []
+        for k in (includeStart ? 0 : 1)..<steps {
+            let a = start + sweep * Double(k) / Double(steps)
+            let r = k == 0 && exactStart ? halfWidth : balanced
+            points.append(CGPoint(x: c.x + r * cos(a), y: c.y + r * sin(a)))
+        }
+        return points
+    }
+
+    @inline(__always) private func normal(_ d: CGPoint) -> CGPoint { CGPoint(x: -d.y, y: d.x) }
+    @inline(__always) private func offset(_ p: CGPoint, _ n: CGPoint, _ k: Double) -> CGPoint {
+        CGPoint(x: p.x + n.x * k, y: p.y + n.y * k)
+    }
+}

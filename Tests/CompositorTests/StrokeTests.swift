@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+@testable import Compositor
+
+@Suite struct StrokeTests {
+    let clip = PixelRect(x: 0, y: 0, width: 200, height: 200)
+
+    func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Path {
+        Path { p in p.move(to: CGPoint(x: x0, y: y0)); p.addLine(to: CGPoint(x: x1, y: y1)) }
+    }
+
+    @Test func defaultsAreSwiftUIs() {
+        let s = StrokeStyle()
+        #expect(s.lineWidth == 1 && s.lineCap == .butt && s.lineJoin == .miter && s.miterLimit == 10 && s.dash.isEmpty && s.dashPhase == 0)
+    }
+
+    @Test(arguments: [CGLineCap.butt, .square, .round])
+    func capsAddTheirArea(_ cap: CGLineCap) throws {
+        // w = 6, L = 100.5, at a slant so nothing is pixel-aligned:
+        // butt w·L = 603; square w·(L + w) = 639; round w·L + π·3² = 631.27.
+        let w = 6.0, length = 100.5
+        let a = 0.3
+        let path = line(40, 60, 40 + length * cos(a), 60 + length * sin(a))
+        let outline = path.strokedPath(StrokeStyle(lineWidth: w, lineCap: cap))
+        let expected: Double = switch cap {
+        case .butt: w * length
+        case .square: w * (length + w)
+        case .round: w * length + .pi * 9
+        }
+        #expect(relativeError(try coveredArea(outline, clip: clip), expected) < 0.002)
+    }
+
+    @Test func zeroLengthSegmentsDrawDotsOnlyWithRoundOrSquareCaps() throws {
+        var p = Path(); p.move(to: CGPoint(x: 50.3, y: 50.6)); p.addLine(to: CGPoint(x: 50.3, y: 50.6))
+        // Round: π·5² = 78.54 (the polygon within 0.1 of the circle); square: 10 × 10, within the
+        // 8-bit rounding of its ~40 edge pixels (≤ 0.5/255 each).
+        #expect(relativeError(try coveredArea(p.strokedPath(StrokeStyle(lineWidth: 10, lineCap: .round)), clip: clip), .pi * 25) < 0.005)
+        #expect(abs(try coveredArea(p.strokedPath(StrokeStyle(lineWidth: 10, lineCap: .square)), clip: clip) - 100) < 0.1)
+        #expect(p.strokedPath(StrokeStyle(lineWidth: 10, lineCap: .butt)).isEmpty)
+    }
+
+    @Test func thinStrokesKeepTheirWeight() throws {
+        // w = 0.25 over 100 px: 25 px² in all, and every column the line crosses is touched
+        // (no dropouts).
+        let outline = line(10, 20.5, 110, 31.5).strokedPath(StrokeStyle(lineWidth: 0.25))
+        let cov = try coverage(outline, clip: clip)
+        #expect(relativeError(cov.reduce(0.0) { $0 + Double($1) } / 255, 25) < 0.01)
+        for x in 11..<109 { #expect((0..<200).contains { cov[$0 * 200 + x] > 0 }, "column \(x)") }
+    }
+
+    @Test func closedSubpathsJoinAtTheirStart() throws {
+        // A closed 80 × 80 square stroked 10 wide with miter joins: (80 + 10)² − (80 − 10)² = 3200
+        // exactly, the start corner included.
+        let outline = Path(CGRect(x: 50, y: 50, width: 80, height: 80)).strokedPath(StrokeStyle(lineWidth: 10))
+        #expect(abs(try coveredArea(outline, clip: clip) - 3200) < 0.5)
+        // Round joins: the four outer corners become quarter circles of r = 5, losing (4 − π)·25.
+        let round = Path(CGRect(x: 50, y: 50, width: 80, height: 80)).strokedPath(StrokeStyle(lineWidth: 10, lineJoin: .round))
+        #expect(relativeError(try coveredArea(round, clip: clip), 3200 - (4 - .pi) * 25) < 0.002)
+        // Bevel: four triangles of legs 5 cut off: 3200 − 4·12.5.
+        let bevel = Path(CGRect(x: 50, y: 50, width: 80, height: 80)).strokedPath(StrokeStyle(lineWidth: 10, lineJoin: .bevel))
+        #expect(abs(try coveredArea(bevel, clip: clip) - 3150) < 0.5)
+    }
+
+    @Test func miterTurnsIntoBevelExactlyAtTheLimitAngle() {
+        // Core Graphics: a miter is 1 / sin(φ/2) line widths long; beyond the limit it bevels.
+        // Limit 10 → φ* = 2·asin(1/10) = 11.478°. Two segments meeting at φ* ± 0.2°: the miter
+        // tip, about 10 half-widths from the vertex, exists only above φ*.
+        let limit = 10.0, hw = 2.0
+        let critical = 2 * asin(1 / limit)
+        func tipReach(_ phi: Double) -> Double {
+            // Come in along +x to (100, 100), leave at the angle φ back towards the start.
+            let p = Path { path in
+                path.move(to: CGPoint(x: 0, y: 100))
+                path.addLine(to: CGPoint(x: 100, y: 100))
+                path.addLine(to: CGPoint(x: 100 - 100 * cos(phi), y: 100 - 100 * sin(phi)))
+            }
+            return p.strokedPath(StrokeStyle(lineWidth: 2 * hw, miterLimit: limit)).boundingRect.maxX - 100
+        }
+        let above = tipReach(critical + 0.2 * .pi / 180), below = tipReach(critical - 0.2 * .pi / 180)
+        // The tip lies hw / sin(φ/2) ≈ 10·hw from the vertex along the bisector; its x reach is
+        // that times cos(φ/2) ≈ 19.8; a bevel reaches only hw·sin(φ) ≈ 0.4 beyond the vertex.
+        #expect(above > 19 && above < 20.5, "\(above)")
+        #expect(below < 2, "\(below)")
+    }
+
+    @Test func dashesRepeatAndContinueAcrossJoins() throws {
+        // 100 px line, dash [10, 5], butt, w = 4: dashes at 0, 15, …, 90: 7 of 10 → 280 px².
+        let l = line(20, 40.5, 120, 40.5)
+        #expect(relativeError(try coveredArea(l.strokedPath(StrokeStyle(lineWidth: 4, dash: [10, 5])), clip: clip), 280) < 0.005)
+        // Phase 5 shifts the pattern: 5, then 10 at 10, 25, 40, 55, 70, 85 → 65 px → 260 px².
+        #expect(relativeError(try coveredArea(l.strokedPath(StrokeStyle(lineWidth: 4, dash: [10, 5], dashPhase: 5)), clip: clip), 260) < 0.005)
+        // An odd-length pattern repeats: [10] means [10, 10]: 5 dashes → 200 px².
+        #expect(relativeError(try coveredArea(l.strokedPath(StrokeStyle(lineWidth: 4, dash: [10])), clip: clip), 200) < 0.005)
+        // A dash continues across a corner as one piece (one contour, with a join).
+        let corner = Path { p in
+            p.move(to: CGPoint(x: 50, y: 50)); p.addLine(to: CGPoint(x: 60, y: 50)); p.addLine(to: CGPoint(x: 60, y: 100))
+        }
+        let dashed = corner.strokedPath(StrokeStyle(lineWidth: 2, dash: [15, 100]))
+        #expect(dashed.elements.filter { if case .move = $0 { true } else { false } }.count == 1)
+        // ... and restarts on every subpath: two 20 px subpaths with [15, 100] paint 15 each.
+        var two = line(20, 150.5, 40, 150.5)
+        two.addPath(line(60, 150.5, 80, 150.5))
+        #expect(relativeError(try coveredArea(two.strokedPath(StrokeStyle(lineWidth: 2, dash: [15, 100])), clip: clip), 60) < 0.005)
+        // Invalid patterns draw solid lines.
+        #expect(try coveredArea(l.strokedPath(StrokeStyle(lineWidth: 4, dash: [0, 0])), clip: clip) > 399)
+        #expect(try coveredArea(l.strokedPath(StrokeStyle(lineWidth: 4, dash: [-1, 5])), clip: clip) > 399)
+    }
+
+    @Test func trimKeepsAFractionOfTheLength() throws {
+        // A circle of r = 40 stroked 4 wide, trimmed to 0.72: 0.72·2π·40·4 = 723.8 px² with butt
+        // caps (the caps are straight, so the annulus sector's area is exact).
+        let circle = Path(ellipseIn: CGRect(x: 60, y: 60, width: 80, height: 80))
+        let trimmed = circle.trimmedPath(from: 0, to: 0.72)
+        let area = try coveredArea(trimmed.strokedPath(StrokeStyle(lineWidth: 4)), clip: clip)
+        #expect(relativeError(area, 0.72 * 2 * .pi * 40 * 4) < 0.005, "\(area)")
+        // It starts where the circle starts (3 o'clock) and runs clockwise on screen: 0.25 ends
+        // at the bottom.
+        let quarter = circle.trimmedPath(from: 0, to: 0.25)
+        #expect(abs(quarter.currentPoint!.x - 100) < 0.05 && abs(quarter.currentPoint!.y - 140) < 0.05)
+        // The whole path stays closed; an empty or reversed range is empty; values clamp.
+        #expect(circle.trimmedPath(from: 0, to: 1).elements.last == .closeSubpath)
+        #expect(circle.trimmedPath(from: 0.5, to: 0.5).isEmpty && circle.trimmedPath(from: 0.7, to: 0.2).isEmpty)
+        #expect(circle.trimmedPath(from: -3, to: 7) == circle.trimmedPath(from: 0, to: 1))
+    }
+
+    @Test func trimCountsEverySubpathAndClosingSegments() {
+        // Two 40-unit squares (perimeter 160 each, closing edges included): 0.25…0.5 of the
+        // total 320 is units 80…160, the second half of the first square: its bottom edge and
+        // its closing (left) edge.
+        var p = Path(CGRect(x: 0, y: 0, width: 40, height: 40))
+        p.addRect(CGRect(x: 100, y: 0, width: 40, height: 40))
+        let t = p.trimmedPath(from: 0.25, to: 0.5)
+        #expect(t.elements.first == .move(to: CGPoint(x: 40, y: 40)))
+        #expect(t.elements.contains(.line(to: CGPoint(x: 0, y: 40))))
+        #expect(t.currentPoint == CGPoint(x: 0, y: 0))
+    }
+}
