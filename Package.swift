@@ -5,6 +5,7 @@ let package = Package(
     name: "Compositor",
     products: [
         .library(name: "Compositor", targets: ["Compositor"]),
+        .library(name: "SceneGraph", targets: ["SceneGraph"]),
         .library(name: "ReferenceScenes", targets: ["ReferenceScenes"]),
         .executable(name: "compose", targets: ["compose"]),
     ],
@@ -35,6 +36,13 @@ let package = Package(
             dependencies: ["CPixman", "CPNG", "CPNGDecode"]
         ),
 
+        // MARK: - Views and shapes (SwiftUI's API)
+
+        .target(
+            name: "SceneGraph",
+            dependencies: ["Compositor"]
+        ),
+
         // MARK: - The reference scenes of shared/bench/SCENES.md (tests and benchmarks)
 
         .target(
@@ -55,6 +63,10 @@ let package = Package(
             name: "CompositorTests",
             dependencies: ["Compositor", "ReferenceScenes"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "SceneGraphTests",
+            dependencies: ["SceneGraph"]
         ),
         // Runs the built `compose` binary as a user would (the dependency makes SwiftPM build it).
         .testTarget(

@@ -116,15 +116,21 @@ import Testing
         let clip = PixelRect(x: 0, y: 0, width: 128, height: 96)
         let circular = Path(roundedRect: CGRect(x: 10, y: 10, width: 100, height: 60), cornerRadius: 20, style: .circular)
         #expect(relativeError(try coveredArea(circular, clip: clip), 6000 - (4 - .pi) * 400) < 0.0005)
-        // Continuous corners are flatter than circles: they cut more area off the rectangle
-        // than circular ones of the same radius, and stay inside the rectangle.
-        let continuous = Path(roundedRect: CGRect(x: 10, y: 10, width: 100, height: 60), cornerRadius: 20, style: .continuous)
-        let a = try coveredArea(continuous, clip: clip)
-        #expect(a < 6000 - (4 - .pi) * 400 && a > 6000 - 4 * 400)
+        // Continuous corners (they fit: 20·1.528665 = 30.6 ≤ half of 80) are flatter than
+        // circles: they cut more area off the rectangle than circular ones of the same radius
+        // (8000 − (4 − π)·400 = 7656.6), less than the radius-20 square corners (8000 − 1600),
+        // and stay inside the rectangle.
+        let clip2 = PixelRect(x: 0, y: 0, width: 128, height: 128)
+        let continuous = Path(roundedRect: CGRect(x: 10, y: 10, width: 100, height: 80), cornerRadius: 20, style: .continuous)
+        let a = try coveredArea(continuous, clip: clip2)
+        #expect(a < 8000 - (4 - .pi) * 400 && a > 8000 - 1600)
         let b = continuous.boundingRect
-        #expect(abs(b.minX - 10) < 1e-9 && abs(b.maxX - 110) < 1e-9 && abs(b.minY - 10) < 1e-9 && abs(b.maxY - 70) < 1e-9)
+        #expect(abs(b.minX - 10) < 1e-9 && abs(b.maxX - 110) < 1e-9 && abs(b.minY - 10) < 1e-9 && abs(b.maxY - 90) < 1e-9)
         // Symmetric: the top edge starts 1.528665·r from each side.
         #expect(continuous.elements.first == .move(to: CGPoint(x: 10 + 20 * continuousCornerExtent, y: 10)))
+        // Where the curve does not fit (the 60 px tall case), the corners are circular.
+        let tight = Path(roundedRect: CGRect(x: 10, y: 10, width: 100, height: 60), cornerRadius: 20, style: .continuous)
+        #expect(tight == circular)
     }
 
     @Test func oversizedCornerRadiiAreClamped() throws {

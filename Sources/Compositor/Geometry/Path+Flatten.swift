@@ -29,6 +29,7 @@ extension Path {
     /// `close` ends it with a line back to its start. Curves are flattened within `tolerance`
     /// in the coordinates of `transform`'s output (device pixels when drawing).
     ///
+    /// `elementEnd` follows the last `lineTo` of each element (where the path may have a corner).
     /// Every subpath ends with a `close` call, explicitly closed or not (`explicit` tells which):
     /// filling closes open subpaths with a straight line, as every fill rule requires; stroking
     /// needs to know.
@@ -42,7 +43,8 @@ extension Path {
     /// inflections need no special case. Curve end points stay exact, keeping joins closed.
     func flatten(transform: CGAffineTransform = .identity, tolerance: Double = flatteningTolerance,
                  balanced: Bool = false,
-                 moveTo: (Double, Double) -> Void, lineTo: (Double, Double) -> Void, close: (_ explicit: Bool) -> Void) {
+                 moveTo: (Double, Double) -> Void, lineTo: (Double, Double) -> Void, close: (_ explicit: Bool) -> Void,
+                 elementEnd: () -> Void = {}) {
         let t = transform
         @inline(__always) func map(_ p: CGPoint) -> (Double, Double) {
             (t.a * p.x + t.c * p.y + t.tx, t.b * p.x + t.d * p.y + t.ty)
@@ -59,6 +61,7 @@ extension Path {
             case .line(let p):
                 (cx, cy) = map(p)
                 lineTo(cx, cy)
+                elementEnd()
             case .quadCurve(let p, let c):
                 let (x1, y1) = map(c), (x2, y2) = map(p)
                 let ddx = cx - 2 * x1 + x2, ddy = cy - 2 * y1 + y2
@@ -73,6 +76,7 @@ extension Path {
                     lineTo(u * u * x0 + 2 * u * s * x1 + s * s * x2 + ox, u * u * y0 + 2 * u * s * y1 + s * s * y2 + oy)
                 }
                 lineTo(x2, y2)
+                elementEnd()
                 (cx, cy) = (x2, y2)
             case .curve(let p, let c1, let c2):
                 let (x1, y1) = map(c1), (x2, y2) = map(c2), (x3, y3) = map(p)
@@ -90,6 +94,7 @@ extension Path {
                            b0 * y0 + b1 * y1 + b2 * y2 + b3 * y3 + k * (u * ay + s * by))
                 }
                 lineTo(x3, y3)
+                elementEnd()
                 (cx, cy) = (x3, y3)
             case .closeSubpath:
                 if open { close(true) }

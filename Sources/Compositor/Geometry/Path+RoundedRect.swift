@@ -20,20 +20,26 @@ extension Path {
     ///
     /// Corner sizes are clamped to half the rectangle's width and height. `.continuous` corners
     /// need `continuousCornerExtent` (≈1.53) radii of straight edge each; when the rectangle is too
-    /// small for that, the radius shrinks so the corners still meet (UIKit shrinks the same way).
+    /// small for that, the corners are circular (a capsule stays a stadium).
     public mutating func addRoundedRect(in rect: CGRect, cornerSize: CGSize, style: RoundedCornerStyle = .continuous,
                                         transform: CGAffineTransform = .identity) {
+        addRoundedRect(in: rect, cornerSizes: [cornerSize, cornerSize, cornerSize, cornerSize], style: style,
+                       transform: transform)
+    }
+
+    /// A rounded rectangle with its own corner size at each corner, in drawing order: top-right,
+    /// bottom-right, bottom-left, top-left. Each corner is clamped to half the sides and is
+    /// continuous only where its curve fits (see above).
+    public mutating func addRoundedRect(in rect: CGRect, cornerSizes: [CGSize], style: RoundedCornerStyle,
+                                        transform: CGAffineTransform = .identity) {
         let r = rect.standardized
-        guard !r.isNull, !r.isInfinite, r.width.isFinite, r.height.isFinite else { return }
-        var rx = max(0, min(cornerSize.width, r.width / 2))
-        var ry = max(0, min(cornerSize.height, r.height / 2))
-        guard rx > 0, ry > 0 else {
+        guard !r.isNull, !r.isInfinite, r.width.isFinite, r.height.isFinite, cornerSizes.count == 4 else { return }
+        let sizes = cornerSizes.map {
+            CGSize(width: max(0, min($0.width, r.width / 2)), height: max(0, min($0.height, r.height / 2)))
+        }
+        guard sizes.contains(where: { $0.width > 0 && $0.height > 0 }) else {
             addRect(r, transform: transform)
             return
-        }
-        if style == .continuous {
-            rx = min(rx, r.width / 2 / continuousCornerExtent)
-            ry = min(ry, r.height / 2 / continuousCornerExtent)
         }
         // Corners in drawing order: top-right, bottom-right, bottom-left, top-left. For each,
         // the corner point and the unit directions of its incoming edge (towards the corner)
@@ -44,29 +50,32 @@ extension Path {
             (CGPoint(x: r.minX, y: r.maxY), CGPoint(x: -1, y: 0), CGPoint(x: 0, y: -1)),
             (CGPoint(x: r.minX, y: r.minY), CGPoint(x: 0, y: -1), CGPoint(x: 1, y: 0)),
         ]
-        // Corner-local (u along the incoming edge measured back from the corner, v along the
-        // outgoing edge) to absolute, scaled by the radius along each axis.
-        func point(_ c: (corner: CGPoint, incoming: CGPoint, outgoing: CGPoint), _ u: Double, _ v: Double) -> CGPoint {
-            let du = CGPoint(x: -c.incoming.x * u, y: -c.incoming.y * u)
-            let dv = CGPoint(x: c.outgoing.x * v, y: c.outgoing.y * v)
-            // Radii follow the absolute axis each offset lies on.
-            let x = c.corner.x + (du.x + dv.x) * rx
-            let y = c.corner.y + (du.y + dv.y) * ry
-            return CGPoint(x: x, y: y).applying(transform)
+        // A corner is continuous where its curve fits in half of each side.
+        func cornerStyle(_ size: CGSize) -> RoundedCornerStyle {
+            style == .continuous && size.width * continuousCornerExtent <= r.width / 2
+                && size.height * continuousCornerExtent <= r.height / 2 ? .continuous : .circular
         }
-        let extent = style == .continuous ? continuousCornerExtent : 1
-        move(to: point(corners[3], 0, extent))   // top edge, just after the top-left corner
-        for c in corners {
-            addLine(to: point(c, extent, 0))
-            switch style {
+        // Corner-local (u along the incoming edge measured back from the corner, v along the
+        // outgoing edge) to absolute, scaled by the corner's radii along each axis.
+        func point(_ i: Int, _ u: Double, _ v: Double) -> CGPoint {
+            let c = corners[i], size = sizes[i]
+            let dx = -c.incoming.x * u + c.outgoing.x * v, dy = -c.incoming.y * u + c.outgoing.y * v
+            return CGPoint(x: c.corner.x + dx * size.width, y: c.corner.y + dy * size.height).applying(transform)
+        }
+        func extent(_ i: Int) -> Double { cornerStyle(sizes[i]) == .continuous ? continuousCornerExtent : 1 }
+        move(to: point(3, 0, extent(3)))   // top edge, just after the top-left corner
+        for i in 0..<4 {
+            addLine(to: point(i, extent(i), 0))
+            guard sizes[i].width > 0, sizes[i].height > 0 else { continue }
+            switch cornerStyle(sizes[i]) {
             case .circular:
                 // A quarter ellipse: the standard cubic with k = 4/3·tan(π/8).
                 let k = 1 - 4.0 / 3.0 * tan(Double.pi / 8)
-                addCurve(to: point(c, 0, 1), control1: point(c, k, 0), control2: point(c, 0, k))
+                addCurve(to: point(i, 0, 1), control1: point(i, k, 0), control2: point(i, 0, k))
             case .continuous:
                 for seg in continuousCorner {
-                    addCurve(to: point(c, seg.to.0, seg.to.1),
-                             control1: point(c, seg.c1.0, seg.c1.1), control2: point(c, seg.c2.0, seg.c2.1))
+                    addCurve(to: point(i, seg.to.0, seg.to.1),
+                             control1: point(i, seg.c1.0, seg.c1.1), control2: point(i, seg.c2.0, seg.c2.1))
                 }
             }
         }

@@ -1,8 +1,11 @@
 import Foundation
 
-/// A flattened subpath: its points (no two consecutive equal) and whether it is closed.
+/// A flattened subpath: its points (no two consecutive equal), which of them are corners of
+/// the path (element boundaries, where the stroke's join style applies; the others are steps
+/// of a flattened curve), and whether it is closed.
 struct Polyline {
     var points: [CGPoint]
+    var corners: [Bool]
     var closed: Bool
 }
 
@@ -11,20 +14,93 @@ extension Path {
     /// dropped; a subpath of one point remains (a dot, for round and square caps). A closed
     /// subpath does not repeat its first point at the end.
     func polylines(tolerance: Double = flatteningTolerance) -> [Polyline] {
+        let smooth = smoothJunctions()
         var out: [Polyline] = []
         var current: [CGPoint] = []
+        var corners: [Bool] = []
+        var element = 0, subpath = -1
         flatten(tolerance: tolerance,
-                moveTo: { x, y in current = [CGPoint(x: x, y: y)] },
+                moveTo: { x, y in current = [CGPoint(x: x, y: y)]; corners = [true]; subpath += 1 },
                 lineTo: { x, y in
                     let p = CGPoint(x: x, y: y)
-                    if p != current.last { current.append(p) }
+                    if p != current.last { current.append(p); corners.append(false) }
                 },
                 close: { explicit in
-                    if explicit, current.count > 1, current.first == current.last { current.removeLast() }
-                    out.append(Polyline(points: current, closed: explicit && current.count > 1))
-                    current = []
+                    if explicit, current.count > 1, current.first == current.last {
+                        current.removeLast(); corners.removeLast()
+                    }
+                    if explicit, subpath < smooth.starts.count, smooth.starts[subpath] { corners[0] = false }
+                    out.append(Polyline(points: current, corners: corners, closed: explicit && current.count > 1))
+                    current = []; corners = []
+                },
+                elementEnd: {
+                    if !corners.isEmpty, element < smooth.ends.count { corners[corners.count - 1] = !smooth.ends[element] }
+                    element += 1
                 })
         return out
+    }
+
+    /// For each drawing element, whether the path continues smoothly after its end (the next
+    /// segment leaves in the same direction), and for each subpath whether its start is smooth
+    /// when closed. A smooth junction gets no join of its own when stroked, as in Core Graphics.
+    func smoothJunctions() -> (ends: [Bool], starts: [Bool]) {
+        // Start and end tangents of each drawing element, grouped by subpath, with the closing
+        // segment's direction (zero when it has no length).
+        struct Piece { var start: CGPoint; var end: CGPoint }
+        var subpaths: [(pieces: [Piece], closing: CGPoint?)] = []
+        var first = CGPoint.zero, current = CGPoint.zero
+        func direction(_ candidates: [CGPoint]) -> CGPoint { candidates.first { $0 != .zero } ?? .zero }
+        func minus(_ a: CGPoint, _ b: CGPoint) -> CGPoint { CGPoint(x: a.x - b.x, y: a.y - b.y) }
+        for element in elements {
+            switch element {
+            case .move(let p):
+                subpaths.append(([], nil)); first = p; current = p
+            case .line(let p):
+                // A zero-length line is transparent: it continues the direction it arrives with.
+                var t = minus(p, current)
+                if t == .zero, let previous = subpaths[subpaths.count - 1].pieces.last { t = previous.end }
+                subpaths[subpaths.count - 1].pieces.append(Piece(start: t, end: t)); current = p
+            case .quadCurve(let p, let c):
+                subpaths[subpaths.count - 1].pieces.append(Piece(start: direction([minus(c, current), minus(p, current)]),
+                                                                end: direction([minus(p, c), minus(p, current)])))
+                current = p
+            case .curve(let p, let c1, let c2):
+                subpaths[subpaths.count - 1].pieces.append(
+                    Piece(start: direction([minus(c1, current), minus(c2, current), minus(p, current)]),
+                          end: direction([minus(p, c2), minus(p, c1), minus(p, current)])))
+                current = p
+            case .closeSubpath:
+                if !subpaths.isEmpty { subpaths[subpaths.count - 1].closing = minus(first, current) }
+                current = first
+            }
+        }
+        func same(_ a: CGPoint, _ b: CGPoint) -> Bool {
+            let la = hypot(a.x, a.y), lb = hypot(b.x, b.y)
+            guard la > 0, lb > 0 else { return false }
+            return abs(a.x * b.y - a.y * b.x) <= 1e-9 * la * lb && a.x * b.x + a.y * b.y > 0
+        }
+        var ends: [Bool] = [], starts: [Bool] = []
+        for sp in subpaths {
+            let closingDir = sp.closing.flatMap { $0 == .zero ? nil : $0 }
+            for (i, piece) in sp.pieces.enumerated() {
+                if i + 1 < sp.pieces.count {
+                    ends.append(same(piece.end, sp.pieces[i + 1].start))
+                } else if let c = closingDir {
+                    ends.append(same(piece.end, c))
+                } else if sp.closing != nil, let firstPiece = sp.pieces.first {
+                    ends.append(same(piece.end, firstPiece.start))
+                } else {
+                    ends.append(false)
+                }
+            }
+            if let firstPiece = sp.pieces.first, sp.closing != nil {
+                let arriving = closingDir ?? sp.pieces.last!.end
+                starts.append(same(arriving, firstPiece.start))
+            } else {
+                starts.append(false)
+            }
+        }
+        return (ends, starts)
     }
 }
 
@@ -103,12 +179,14 @@ func dash(_ lines: [Polyline], pattern: [Double], phase: Double) -> [Polyline] {
             }
         }
         let pts = line.closed ? line.points + [line.points[0]] : line.points
+        let isCorner = line.closed ? line.corners + [line.corners[0]] : line.corners
         var current: [CGPoint] = on ? [pts[0]] : []
+        var currentCorners: [Bool] = on ? [true] : []
         func emit() {
-            var deduplicated: [CGPoint] = []
-            for p in current where p != deduplicated.last { deduplicated.append(p) }
-            if !deduplicated.isEmpty { out.append(Polyline(points: deduplicated, closed: false)) }
-            current = []
+            var deduplicated: [CGPoint] = [], flags: [Bool] = []
+            for (p, c) in zip(current, currentCorners) where p != deduplicated.last { deduplicated.append(p); flags.append(c) }
+            if !deduplicated.isEmpty { out.append(Polyline(points: deduplicated, corners: flags, closed: false)) }
+            current = []; currentCorners = []
         }
         for i in 1..<max(1, pts.count) {
             let a = pts[i - 1], b = pts[i]
@@ -118,13 +196,13 @@ func dash(_ lines: [Polyline], pattern: [Double], phase: Double) -> [Polyline] {
                 along += remaining
                 let t = length > 0 ? along / length : 0
                 let q = CGPoint(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
-                if on { current.append(q); emit() } else { current = [q] }
+                if on { current.append(q); currentCorners.append(true); emit() } else { current = [q]; currentCorners = [true] }
                 on.toggle()
                 index = (index + 1) % pattern.count
                 remaining = pattern[index]
             }
             remaining -= length - along
-            if on { current.append(b) }
+            if on { current.append(b); currentCorners.append(isCorner[i]) }
         }
         if on { emit() }
     }
@@ -171,14 +249,14 @@ struct Stroker {
         }
         var left: [CGPoint] = [], right: [CGPoint] = []
         if line.closed {
-            for j in 0..<n { join(at: p[j], d[(j + n - 1) % n], d[j], &left, &right) }
+            for j in 0..<n { join(at: p[j], d[(j + n - 1) % n], d[j], corner: line.corners[j], &left, &right) }
             out.addLines(left); out.closeSubpath()
             out.addLines(right.reversed()); out.closeSubpath()
             return
         }
         let n0 = normal(d[0]), nl = normal(d[segments - 1])
         left.append(offset(p[0], n0, hw)); right.append(offset(p[0], n0, -hw))
-        for j in 1..<(n - 1) { join(at: p[j], d[j - 1], d[j], &left, &right) }
+        for j in 1..<(n - 1) { join(at: p[j], d[j - 1], d[j], corner: line.corners[j], &left, &right) }
         left.append(offset(p[n - 1], nl, hw)); right.append(offset(p[n - 1], nl, -hw))
         var outline = left
         outline += cap(at: p[n - 1], direction: d[segments - 1])
@@ -210,7 +288,11 @@ struct Stroker {
     }
 
     /// Adds the left and right offset points at vertex `p` between directions `d1` and `d2`.
-    private func join(at p: CGPoint, _ d1: CGPoint, _ d2: CGPoint, _ left: inout [CGPoint], _ right: inout [CGPoint]) {
+    /// Corners of the path take the style's join; steps inside a flattened curve take a round
+    /// join (a bevel while the turn is below the arc step, so within the tolerance and never
+    /// outside the true offset curve; an arc beyond, so wide strokes show no facets).
+    private func join(at p: CGPoint, _ d1: CGPoint, _ d2: CGPoint, corner: Bool,
+                      _ left: inout [CGPoint], _ right: inout [CGPoint]) {
         let hw = halfWidth
         let n1 = normal(d1), n2 = normal(d2)
         let cross = d1.x * d2.y - d1.y * d2.x, dot = d1.x * d2.x + d1.y * d2.y
@@ -221,17 +303,18 @@ struct Stroker {
         // Turning towards +n makes the left side the inner one.
         if cross > 0 {
             left += [offset(p, n1, hw), p, offset(p, n2, hw)]
-            right += outerJoin(p, n1, n2, side: -1, cross: cross, dot: dot)
+            right += outerJoin(p, n1, n2, side: -1, cross: cross, dot: dot, join: corner ? style.lineJoin : .round)
         } else {
-            left += outerJoin(p, n1, n2, side: 1, cross: cross, dot: dot)
+            left += outerJoin(p, n1, n2, side: 1, cross: cross, dot: dot, join: corner ? style.lineJoin : .round)
             right += [offset(p, n1, -hw), p, offset(p, n2, -hw)]
         }
     }
 
-    private func outerJoin(_ p: CGPoint, _ n1: CGPoint, _ n2: CGPoint, side s: Double, cross: Double, dot: Double) -> [CGPoint] {
+    private func outerJoin(_ p: CGPoint, _ n1: CGPoint, _ n2: CGPoint, side s: Double, cross: Double, dot: Double,
+                           join: CGLineJoin) -> [CGPoint] {
         let hw = halfWidth * s
         let a = offset(p, n1, hw), b = offset(p, n2, hw)
-        switch style.lineJoin {
+        switch join {
         case .bevel:
             return [a, b]
         case .miter:
