@@ -4,6 +4,8 @@ import Foundation
 /// One drawing operation of a reference scene, with every number already computed.
 public enum SceneOp {
     case fill(Path, Color, FillRule)
+    /// A stroke: the path with its style, in an opaque colour.
+    case stroke(Path, StrokeStyle, Color)
     /// A group: children drawn into a transparent canvas-sized layer, then composited with
     /// `opacity` (A8/255).
     case group(opacity: Double, [SceneOp])
@@ -75,6 +77,25 @@ extension ReferenceScene {
                               ops: [.fill(path, .blue, fillRule)])
     }
 
+    /// S5: 1000 random open cubics on 1024², stroked 1…8 px wide with round caps and joins.
+    public static func s5() -> ReferenceScene {
+        var lcg = SceneLCG()
+        var ops: [SceneOp] = []
+        for _ in 0..<1000 {
+            let x0 = lcg.u() * 1024, y0 = lcg.u() * 1024
+            let c1 = CGPoint(x: lcg.u() * 1024, y: lcg.u() * 1024)
+            let c2 = CGPoint(x: lcg.u() * 1024, y: lcg.u() * 1024)
+            let p = CGPoint(x: lcg.u() * 1024, y: lcg.u() * 1024)
+            let width = 1 + Double(lcg.next() >> 29)
+            let rgb = lcg.next() >> 8
+            var path = Path()
+            path.move(to: CGPoint(x: x0, y: y0))
+            path.addCurve(to: p, control1: c1, control2: c2)
+            ops.append(.stroke(path, StrokeStyle(lineWidth: width, lineCap: .round, lineJoin: .round), Color(rgb: rgb)))
+        }
+        return ReferenceScene(name: "S5", width: 1024, height: 1024, ops: ops)
+    }
+
     private static func rgb(_ c: Color) -> UInt32 {
         UInt32((c.red * 255).rounded()) << 16 | UInt32((c.green * 255).rounded()) << 8 | UInt32((c.blue * 255).rounded())
     }
@@ -102,6 +123,9 @@ public final class ReferenceRenderer {
             switch op {
             case let .fill(path, color, rule):
                 try canvas.fill(path, with: .color(color), fillRule: rule)
+            case let .stroke(path, style, color):
+                // Part of the frame: building the outline, as a peer builds its path.
+                try canvas.fill(path.strokedPath(style), with: .color(color))
             case let .group(opacity, children):
                 if layers.count <= depth {
                     layers.append(try Surface(width: canvas.surface.width, height: canvas.surface.height))

@@ -40,6 +40,16 @@ final class CairoRenderer {
                 cairo_set_source_rgba(context, color.red, color.green, color.blue, color.alpha)
                 cairo_set_fill_rule(context, rule == .nonZero ? CAIRO_FILL_RULE_WINDING : CAIRO_FILL_RULE_EVEN_ODD)
                 cairo_fill(context)
+            case let .stroke(path, style, color):
+                buildPath(path)
+                cairo_set_source_rgba(context, color.red, color.green, color.blue, color.alpha)
+                cairo_set_line_width(context, Double(style.lineWidth))
+                cairo_set_line_cap(context, style.lineCap == .round ? CAIRO_LINE_CAP_ROUND
+                                   : style.lineCap == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT)
+                cairo_set_line_join(context, style.lineJoin == .round ? CAIRO_LINE_JOIN_ROUND
+                                    : style.lineJoin == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER)
+                cairo_set_miter_limit(context, Double(style.miterLimit))
+                cairo_stroke(context)
             case let .group(opacity, children):
                 cairo_push_group(context)
                 draw(children)

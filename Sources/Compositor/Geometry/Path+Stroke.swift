@@ -13,13 +13,13 @@ extension Path {
     /// The subpaths as polylines, curves flattened within `tolerance`. Repeated points are
     /// dropped; a subpath of one point remains (a dot, for round and square caps). A closed
     /// subpath does not repeat its first point at the end.
-    func polylines(tolerance: Double = flatteningTolerance) -> [Polyline] {
+    func polylines(tolerance: Double = flatteningTolerance, balanced: Bool = false) -> [Polyline] {
         let smooth = smoothJunctions()
         var out: [Polyline] = []
         var current: [CGPoint] = []
         var corners: [Bool] = []
         var element = 0, subpath = -1
-        flatten(tolerance: tolerance,
+        flatten(tolerance: tolerance, balanced: balanced,
                 moveTo: { x, y in current = [CGPoint(x: x, y: y)]; corners = [true]; subpath += 1 },
                 lineTo: { x, y in
                     let p = CGPoint(x: x, y: y)
@@ -126,7 +126,9 @@ extension Path {
     public func strokedPath(_ style: StrokeStyle, tolerance: Double = flatteningTolerance) -> Path {
         let width = Double(style.lineWidth)
         guard width > 0, width.isFinite else { return Path() }
-        var lines = polylines(tolerance: tolerance)
+        // Balanced samples (see `flatten`): chords would shift a thin stroke's centre line
+        // towards the concave side by up to the tolerance, a tenth of a 1 px stroke's width.
+        var lines = polylines(tolerance: tolerance, balanced: true)
         if let pattern = style.validDashPattern {
             lines = dash(lines, pattern: pattern, phase: Double(style.dashPhase))
         }
@@ -229,7 +231,9 @@ struct Stroker {
             // A dot: a circle with round caps, an axis-aligned square with square caps.
             switch style.lineCap {
             case .round:
-                out.addLines(arc(center: first, from: 0, sweep: 2 * .pi, includeStart: true, exactStart: false))
+                var dot: [CGPoint] = []
+                appendArc(center: first, from: 0, sweep: 2 * .pi, includeStart: true, exactStart: false, into: &dot)
+                out.addLines(dot)
                 out.closeSubpath()
             case .square:
                 out.addRect(CGRect(x: first.x - hw, y: first.y - hw, width: 2 * hw, height: 2 * hw))
@@ -240,42 +244,51 @@ struct Stroker {
         }
         let n = p.count
         let segments = line.closed ? n : n - 1
-        var d: [CGPoint] = []
+        var d: [CGPoint] = [], lengths: [Double] = []
         d.reserveCapacity(segments)
+        lengths.reserveCapacity(segments)
         for i in 0..<segments {
             let a = p[i], b = p[(i + 1) % n]
             let len = hypot(b.x - a.x, b.y - a.y)
             d.append(CGPoint(x: (b.x - a.x) / len, y: (b.y - a.y) / len))
+            lengths.append(len)
         }
         var left: [CGPoint] = [], right: [CGPoint] = []
+        left.reserveCapacity(n + 8); right.reserveCapacity(n + 8)
         if line.closed {
-            for j in 0..<n { join(at: p[j], d[(j + n - 1) % n], d[j], corner: line.corners[j], &left, &right) }
+            for j in 0..<n {
+                join(at: p[j], d[(j + n - 1) % n], d[j], corner: line.corners[j],
+                     room: min(lengths[(j + n - 1) % n], lengths[j]), &left, &right)
+            }
             out.addLines(left); out.closeSubpath()
             out.addLines(right.reversed()); out.closeSubpath()
             return
         }
         let n0 = normal(d[0]), nl = normal(d[segments - 1])
         left.append(offset(p[0], n0, hw)); right.append(offset(p[0], n0, -hw))
-        for j in 1..<(n - 1) { join(at: p[j], d[j - 1], d[j], corner: line.corners[j], &left, &right) }
+        for j in 1..<(n - 1) {
+            join(at: p[j], d[j - 1], d[j], corner: line.corners[j], room: min(lengths[j - 1], lengths[j]), &left, &right)
+        }
         left.append(offset(p[n - 1], nl, hw)); right.append(offset(p[n - 1], nl, -hw))
         var outline = left
-        outline += cap(at: p[n - 1], direction: d[segments - 1])
-        outline += right.reversed()
-        outline += cap(at: p[0], direction: CGPoint(x: -d[0].x, y: -d[0].y))
+        outline.reserveCapacity(left.count + right.count + 64)
+        appendCap(at: p[n - 1], direction: d[segments - 1], into: &outline)
+        outline.append(contentsOf: right.reversed())
+        appendCap(at: p[0], direction: CGPoint(x: -d[0].x, y: -d[0].y), into: &outline)
         out.addLines(outline)
         out.closeSubpath()
     }
 
-    /// Points between the left and right ends at `point`, going around `direction` (the way the
-    /// line leaves): none for butt, two corners for square, a half circle for round.
-    private func cap(at point: CGPoint, direction dir: CGPoint) -> [CGPoint] {
+    /// Adds the points between the left and right ends at `point`, going around `direction`
+    /// (the way the line leaves): none for butt, two corners for square, a half circle for round.
+    private func appendCap(at point: CGPoint, direction dir: CGPoint, into out: inout [CGPoint]) {
         let n = normal(dir), hw = halfWidth
         switch style.lineCap {
         case .butt:
-            return []
+            break
         case .square:
-            return [CGPoint(x: point.x + (n.x + dir.x) * hw, y: point.y + (n.y + dir.y) * hw),
-                    CGPoint(x: point.x + (-n.x + dir.x) * hw, y: point.y + (-n.y + dir.y) * hw)]
+            out.append(CGPoint(x: point.x + (n.x + dir.x) * hw, y: point.y + (n.y + dir.y) * hw))
+            out.append(CGPoint(x: point.x + (-n.x + dir.x) * hw, y: point.y + (-n.y + dir.y) * hw))
         case .round:
             // From +n through dir to −n.
             let start = atan2(n.y, n.x)
@@ -283,7 +296,7 @@ struct Stroker {
             var sweep = toward - start
             while sweep > .pi { sweep -= 2 * .pi }
             while sweep < -.pi { sweep += 2 * .pi }
-            return arc(center: point, from: start, sweep: 2 * sweep, includeStart: false)
+            appendArc(center: point, from: start, sweep: 2 * sweep, includeStart: false, into: &out)
         }
     }
 
@@ -291,7 +304,12 @@ struct Stroker {
     /// Corners of the path take the style's join; steps inside a flattened curve take a round
     /// join (a bevel while the turn is below the arc step, so within the tolerance and never
     /// outside the true offset curve; an arc beyond, so wide strokes show no facets).
-    private func join(at p: CGPoint, _ d1: CGPoint, _ d2: CGPoint, corner: Bool,
+    ///
+    /// On the inner side the two offset lines meet hw·tan(θ/2) from the vertex; when both
+    /// segments (`room` is the shorter) reach that far, the meeting point is the whole join and
+    /// the outline stays simple. Otherwise the inner side passes through the vertex itself,
+    /// which leaves small loops that the non-zero rule fills correctly.
+    private func join(at p: CGPoint, _ d1: CGPoint, _ d2: CGPoint, corner: Bool, room: Double,
                       _ left: inout [CGPoint], _ right: inout [CGPoint]) {
         let hw = halfWidth
         let n1 = normal(d1), n2 = normal(d2)
@@ -300,34 +318,54 @@ struct Stroker {
             left.append(offset(p, n1, hw)); right.append(offset(p, n1, -hw))
             return
         }
+        // tan(θ/2) = sin θ / (1 + cos θ) for the turning angle θ.
+        let reach = 1 + dot > 1e-12 ? hw * abs(cross) / (1 + dot) : .infinity
+        func inner(_ s: Double, _ out: inout [CGPoint]) {
+            if reach <= room {
+                let k = s * hw / (1 + dot)
+                out.append(CGPoint(x: p.x + (n1.x + n2.x) * k, y: p.y + (n1.y + n2.y) * k))
+            } else {
+                out.append(offset(p, n1, s * hw)); out.append(p); out.append(offset(p, n2, s * hw))
+            }
+        }
         // Turning towards +n makes the left side the inner one.
+        let style = corner ? self.style.lineJoin : .round
         if cross > 0 {
-            left += [offset(p, n1, hw), p, offset(p, n2, hw)]
-            right += outerJoin(p, n1, n2, side: -1, cross: cross, dot: dot, join: corner ? style.lineJoin : .round)
+            inner(1, &left)
+            outerJoin(p, n1, n2, side: -1, cross: cross, dot: dot, join: style, into: &right)
         } else {
-            left += outerJoin(p, n1, n2, side: 1, cross: cross, dot: dot, join: corner ? style.lineJoin : .round)
-            right += [offset(p, n1, -hw), p, offset(p, n2, -hw)]
+            outerJoin(p, n1, n2, side: 1, cross: cross, dot: dot, join: style, into: &left)
+            inner(-1, &right)
         }
     }
 
     private func outerJoin(_ p: CGPoint, _ n1: CGPoint, _ n2: CGPoint, side s: Double, cross: Double, dot: Double,
-                           join: CGLineJoin) -> [CGPoint] {
+                           join: CGLineJoin, into out: inout [CGPoint]) {
         let hw = halfWidth * s
         let a = offset(p, n1, hw), b = offset(p, n2, hw)
         switch join {
         case .bevel:
-            return [a, b]
+            out.append(a); out.append(b)
         case .miter:
             // The miter is 1 / sin(φ/2) line widths long, φ the angle between the segments;
             // sin(φ/2) = cos(θ/2) = √((1 + cos θ) / 2) for the turning angle θ.
             let half = (1 + dot) / 2
-            guard half > 0, 1 / half.squareRoot() <= Double(style.miterLimit) else { return [a, b] }
-            let k = hw / (1 + dot)
-            return [a, CGPoint(x: p.x + (n1.x + n2.x) * k, y: p.y + (n1.y + n2.y) * k), b]
+            out.append(a)
+            if half > 0, 1 / half.squareRoot() <= Double(style.miterLimit) {
+                let k = hw / (1 + dot)
+                out.append(CGPoint(x: p.x + (n1.x + n2.x) * k, y: p.y + (n1.y + n2.y) * k))
+            }
+            out.append(b)
         case .round:
             let start = atan2(n1.y * s, n1.x * s)
             let turn = atan2(cross, dot)
-            return arc(center: p, from: start, sweep: turn, includeStart: true) + [b]
+            if abs(turn) <= arcStep {
+                // One step: the bevel is within the tolerance.
+                out.append(a); out.append(b)
+            } else {
+                appendArc(center: p, from: start, sweep: turn, includeStart: true, into: &out)
+                out.append(b)
+            }
         }
     }
 
@@ -336,18 +374,16 @@ struct Stroker {
     /// sit two thirds of the chord's sagitta outside the circle, so the polygon neither gains
     /// nor loses area (an inscribed 16-gon is 2.5 % short of the circle); the start point of a
     /// join stays exactly on the circle, where it meets the offset line.
-    private func arc(center c: CGPoint, from start: Double, sweep: Double, includeStart: Bool,
-                     exactStart: Bool = true) -> [CGPoint] {
+    private func appendArc(center c: CGPoint, from start: Double, sweep: Double, includeStart: Bool,
+                           exactStart: Bool = true, into points: inout [CGPoint]) {
         let steps = max(1, Int((abs(sweep) / arcStep).rounded(.up)))
         let delta = abs(sweep) / Double(steps)
         let balanced = halfWidth * (1 + 2.0 / 3.0 * (1 - cos(delta / 2)))
-        var points: [CGPoint] = []
         for k in (includeStart ? 0 : 1)..<steps {
             let a = start + sweep * Double(k) / Double(steps)
             let r = k == 0 && exactStart ? halfWidth : balanced
             points.append(CGPoint(x: c.x + r * cos(a), y: c.y + r * sin(a)))
         }
-        return points
     }
 
     @inline(__always) private func normal(_ d: CGPoint) -> CGPoint { CGPoint(x: -d.y, y: d.x) }

@@ -45,9 +45,13 @@ public final class Canvas {
             if blendMode.needsPremaskedSource {
                 try compositePremasked(source.image, maskImage, rect: rect, blendMode: blendMode)
             } else {
-                pixman_image_composite32(blendMode.pixmanOperator!, source.image, maskImage, surface.image,
-                                         Int32(rect.x), Int32(rect.y), 0, 0, Int32(rect.x), Int32(rect.y),
-                                         Int32(rect.width), Int32(rect.height))
+                // Only the chunks of the mask that hold coverage.
+                let op = blendMode.pixmanOperator!
+                for span in rasterizer.bandSpans {
+                    pixman_image_composite32(op, source.image, maskImage, surface.image,
+                                             Int32(span.x), Int32(span.y), Int32(span.x - rect.x), Int32(span.y - rect.y),
+                                             Int32(span.x), Int32(span.y), Int32(span.width), Int32(span.height))
+                }
             }
         }
     }

@@ -29,6 +29,10 @@ func perturbation(_ index: inout UInt32) -> (Double, Double) {
     return (u * vertexPerturbation, v * vertexPerturbation)
 }
 
+/// Rows per compositing chunk: each chunk of the mask is composited at its own tight x extent,
+/// so a thin diagonal stroke composites a ribbon, not its whole bounding box.
+let spanChunkRows = 8
+
 /// The most accumulation cells one band holds: 4 Mi floats (16 MiB). A path larger than that is
 /// rasterized in horizontal bands, so memory stays bounded whatever the canvas.
 let maximumBandCells = 1 << 22
@@ -58,6 +62,10 @@ public final class Rasterizer {
     private var segments: [Double] = []
     private var segmentContours: [Int32] = []
     private var rows = RowScratch()
+    /// Per band, the parts of the mask that hold coverage: chunks of `spanChunkRows` rows at
+    /// their tight x extent (device pixels). Valid during `emit`.
+    private var spans = ScratchBuffer<PixelRect>()
+    var bandSpans: UnsafeBufferPointer<PixelRect> { spans.buffer }
     private var accumulation: UnsafeMutablePointer<Float>
     private var accumulationCapacity: Int
     private var mask: UnsafeMutablePointer<UInt8>
@@ -79,6 +87,7 @@ public final class Rasterizer {
         accumulation.deallocate()
         mask.deallocate()
         rows.free()
+        spans.free()
     }
 
     /// Rasterizes `path` (mapped by `transform` to device pixels) clipped to `clip`, calling
@@ -155,7 +164,7 @@ public final class Rasterizer {
                                             width: Double(width), rows: bandRows, into: accumulation, stride: stride,
                                             fillRule: fillRule)
             sweep(rows: bandRows, width: width, stride: stride, maskStride: maskStride, fillRule: fillRule,
-                  exact: rows.exact, scale: scale)
+                  exact: rows.exact, scale: scale, origin: (x0, top))
             coveragePixels += width * bandRows
             try emit(mask, maskStride, PixelRect(x: x0, y: top, width: width, height: bandRows))
             top += bandRows
@@ -181,11 +190,28 @@ public final class Rasterizer {
     /// the band) but not output. Rows resolved exactly already hold disjoint 0/1 regions: they
     /// are only clamped.
     private func sweep(rows: Int, width: Int, stride: Int, maskStride: Int, fillRule: FillRule,
-                       exact: ScratchBuffer<Bool>, scale: Float) {
+                       exact: ScratchBuffer<Bool>, scale: Float, origin: (x: Int, y: Int)) {
+        spans.removeAll()
+        let touchedFirst = self.rows.touchedFirst, touchedLast = self.rows.touchedLast
+        var chunkLo = Int.max, chunkHi = Int.min, chunkTop = 0
         for row in 0..<rows {
+            if row % spanChunkRows == 0 {
+                if chunkHi > chunkLo {
+                    spans.append(PixelRect(x: origin.x + chunkLo, y: origin.y + chunkTop, width: chunkHi - chunkLo, height: row - chunkTop))
+                }
+                chunkLo = .max; chunkHi = .min; chunkTop = row
+            }
             let line = accumulation + row * stride
             let out = mask + row * maskStride
-            var sum: Float = line[0]
+            // Cells outside [first, last] are zero: coverage is 0 before them and constant after.
+            let first = Int(touchedFirst[row]), last = Int(touchedLast[row])
+            guard first <= last else {
+                out.update(repeating: 0, count: width)
+                continue
+            }
+            let start = max(0, first - 1)             // output x reads cell x + 1
+            out.update(repeating: 0, count: start)
+            var sum: Float = first == 0 ? line[0] : 0
             line[0] = 0
             let cells = line + 1
             let evenOdd = fillRule == .evenOdd && !exact[row]
@@ -199,26 +225,36 @@ public final class Rasterizer {
                 }
                 return UInt8(v * scale + 0.5)
             }
-            var x = 0
+            var x = start
             var current = byte(sum)
-            while x < width {
+            let end = min(width, last)
+            while x < end {
                 // Interiors and exteriors are long runs of untouched (zero) cells whose
                 // coverage equals the last pixel's: skip them eight at a time.
-                if x + 8 <= width, allZero(cells + x) {
-                    var end = x + 8
-                    while end + 8 <= width, allZero(cells + end) { end += 8 }
-                    (out + x).update(repeating: current, count: end - x)
-                    x = end
+                if x + 8 <= end, allZero(cells + x) {
+                    var runEnd = x + 8
+                    while runEnd + 8 <= end, allZero(cells + runEnd) { runEnd += 8 }
+                    (out + x).update(repeating: current, count: runEnd - x)
+                    if current != 0 { chunkLo = min(chunkLo, x); chunkHi = max(chunkHi, runEnd) }
+                    x = runEnd
                     continue
                 }
                 sum += cells[x]
                 cells[x] = 0
                 current = byte(sum)
                 out[x] = current
+                if current != 0 { chunkLo = min(chunkLo, x); chunkHi = max(chunkHi, x + 1) }
                 x += 1
+            }
+            if x < width {
+                (out + x).update(repeating: current, count: width - x)
+                if current != 0 { chunkLo = min(chunkLo, x); chunkHi = width }
             }
             cells[width] = 0
             cells[width + 1] = 0
+        }
+        if chunkHi > chunkLo {
+            spans.append(PixelRect(x: origin.x + chunkLo, y: origin.y + chunkTop, width: chunkHi - chunkLo, height: rows - chunkTop))
         }
     }
 

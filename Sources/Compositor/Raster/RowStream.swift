@@ -26,12 +26,16 @@ struct RowScratch {
     var incoming = ScratchBuffer<Int32>()
     var row = ScratchBuffer<Piece>()
     var exact = ScratchBuffer<Bool>()
+    /// Per row, the first and last accumulation cell its pieces touched (first > last: none),
+    /// so the sweep can fill the rest of the row without reading it.
+    var touchedFirst = ScratchBuffer<Int32>()
+    var touchedLast = ScratchBuffer<Int32>()
     var runs = ScratchBuffer<Run>()
     var exactScratch = ExactRowScratch()
 
     func free() {
         edges.free(); startCount.free(); startOrder.free(); active.free(); merged.free(); incoming.free(); row.free()
-        exact.free(); runs.free(); exactScratch.free()
+        exact.free(); runs.free(); exactScratch.free(); touchedFirst.free(); touchedLast.free()
     }
 
     /// Accumulates a band of `rows` rows; returns how many rows went through the exact path.
@@ -71,6 +75,8 @@ struct RowScratch {
         }
         // startCount[r] now ends row r's bucket; row r's bucket starts where row r − 1's ended.
         exact.reset(count: rows, to: false)
+        touchedFirst.reset(count: rows, to: .max)
+        touchedLast.reset(count: rows, to: -1)
         active.removeAll()
         var exactCount = 0
         var bucketStart = 0
@@ -110,6 +116,17 @@ struct RowScratch {
             }
             guard !row.isEmpty else { continue }
             let pieces = row.buffer
+            // Cells a piece can touch: its rows, and columns ⌊xmin⌋ … ⌊xmax⌋ + 1.
+            for p in pieces {
+                let c0 = Int32(p.xmin), c1 = Int32(p.xmax) + 1
+                var rr = Int(p.ya)
+                let rEnd = min(r + h, Int(p.yb.rounded(.up)))
+                while rr < rEnd {
+                    if c0 < touchedFirst[rr] { touchedFirst[rr] = c0 }
+                    if c1 > touchedLast[rr] { touchedLast[rr] = c1 }
+                    rr += 1
+                }
+            }
             if rowIsSimple(pieces, runs: &runs) {
                 for p in pieces {
                     if p.dir > 0 { accumulateLine(acc, stride: stride, Float(p.xa), Float(p.ya), Float(p.xb), Float(p.yb)) }

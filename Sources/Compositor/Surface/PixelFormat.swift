@@ -50,7 +50,7 @@ public struct RGBA8: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// An integer rectangle in device pixels.
-public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
+public struct PixelRect: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     public var x: Int, y: Int, width: Int, height: Int
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x; self.y = y; self.width = width; self.height = height
