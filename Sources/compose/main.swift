@@ -26,6 +26,7 @@ OPTIONS:
 
 SUBCOMMANDS:
   render                  Render a scene to PNG.
+  diff                    Compare two PNG images.
 
   See 'compose help <subcommand>' for detailed help.
 """
@@ -45,6 +46,28 @@ OPTIONS:
   -h, --help              Show help information.
 
 The output is written atomically: on any error an existing file is left untouched.
+"""
+
+let diffHelp = """
+OVERVIEW: Compare two PNG images pixel by pixel.
+
+Channels are compared un-premultiplied, in 8-bit units; pixels transparent in both images are
+equal. Prints the number of differing pixels, the largest channel difference, the largest
+CIEDE2000 ΔE and the worst pixel.
+
+USAGE: compose diff <expected.png> <actual.png> [--tolerance <n>] [--perceptual <ΔE>]
+                    [--max-differing <fraction>] [-o <diff.png>]
+
+OPTIONS:
+  --tolerance <n>          Largest channel difference that still counts as equal, 0…255. (default: 0)
+  --perceptual <ΔE>        Also accept pixels whose CIEDE2000 ΔE is at most this.
+  --max-differing <f>      Share of pixels, 0…1, allowed to differ. (default: 0)
+  -o, --output <diff.png>  Write a difference image: differing pixels red over a faded copy
+                           of the expected image.
+  -h, --help               Show help information.
+
+EXIT STATUS: 0 equal within the tolerances, 1 different, 64 usage error, 65 the images differ
+in size, 66 an image cannot be read, 73 the difference image cannot be written.
 """
 
 /// Levenshtein distance, for "did you mean" suggestions.
@@ -72,7 +95,9 @@ func suggestion(for word: String, among candidates: [String]) -> String? {
 func fail(_ error: UsageError) -> Never {
     var text = "Error: \(error.message)\n"
     if let command = error.command {
-        text += "Usage: compose \(command) --demo [-o <output>] [--scale <scale>]\n  See 'compose \(command) --help' for more information.\n"
+        let usage = command == "diff" ? "diff <expected.png> <actual.png> [--tolerance <n>] [--perceptual <ΔE>] [--max-differing <fraction>] [-o <diff.png>]"
+            : "render --demo [-o <output>] [--scale <scale>]"
+        text += "Usage: compose \(usage)\n  See 'compose \(command) --help' for more information.\n"
     } else {
         text += "Usage: compose <subcommand> [options]\n  See 'compose --help' for more information.\n"
     }
@@ -131,6 +156,76 @@ func runRender(_ arguments: [String]) -> ExitCode {
     return .ok
 }
 
+func runDiff(_ arguments: [String]) -> ExitCode {
+    var files: [String] = []
+    var tolerance = ComparisonTolerance()
+    var output: String?
+    var i = 0
+    let options = ["--tolerance", "--perceptual", "--max-differing", "--output", "-o", "--help", "-h"]
+    func value(for flag: String) -> String {
+        guard i + 1 < arguments.count else { fail(UsageError(message: "Missing value for '\(flag)'.", command: "diff")) }
+        i += 1
+        return arguments[i]
+    }
+    func number(_ text: String, _ flag: String, _ range: ClosedRange<Double>) -> Double {
+        guard let v = Double(text), v.isFinite, range.contains(v) else {
+            fail(UsageError(message: "The value '\(text)' is invalid for '\(flag)': expected a number from \(range.lowerBound) to \(range.upperBound).", command: "diff"))
+        }
+        return v
+    }
+    while i < arguments.count {
+        let arg = arguments[i]
+        switch arg {
+        case "-h", "--help": print(diffHelp); return .ok
+        case "--tolerance":
+            let text = value(for: arg)
+            guard let n = Int(text), (0...255).contains(n) else {
+                fail(UsageError(message: "The value '\(text)' is invalid for '--tolerance': expected a whole number from 0 to 255.", command: "diff"))
+            }
+            tolerance.channel = n
+        case "--perceptual": tolerance.perceptual = number(value(for: arg), arg, 0...100)
+        case "--max-differing": tolerance.maxDifferingFraction = number(value(for: arg), arg, 0...1)
+        case "-o", "--output": output = value(for: arg)
+        default:
+            if arg.hasPrefix("-") && arg != "-" {
+                let hint = suggestion(for: arg, among: options).map { " Did you mean '\($0)'?" } ?? ""
+                fail(UsageError(message: "Unknown option '\(arg)'.\(hint)", command: "diff"))
+            }
+            files.append(arg)
+        }
+        i += 1
+    }
+    guard files.count == 2 else {
+        fail(UsageError(message: files.count < 2 ? "Missing expected argument '<\(files.isEmpty ? "expected" : "actual").png>'."
+                                                 : "Unexpected argument '\(files[2])'.", command: "diff"))
+    }
+    let expected: Surface, actual: Surface
+    do {
+        expected = try PNG.read(path: files[0])
+        actual = try PNG.read(path: files[1])
+    } catch {
+        FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+        return .noInput
+    }
+    let result: ImageComparison
+    do {
+        result = try actual.compare(to: expected, tolerance: tolerance)
+    } catch {
+        FileHandle.standardError.write(Data("Error: \(files[0]) and \(files[1]): \(error)\n".utf8))
+        return .dataError
+    }
+    if let output {
+        do {
+            try actual.differenceImage(against: expected, tolerance: tolerance).writePNG(to: output)
+        } catch {
+            FileHandle.standardError.write(Data("Error: cannot write \(error)\n".utf8))
+            return .cannotCreate
+        }
+    }
+    print((result.passed ? "equal: " : "different: ") + result.description)
+    return result.passed ? .ok : .failure
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let first = arguments.first else {
     print(rootHelp)
@@ -145,11 +240,14 @@ case "help":
     switch arguments.dropFirst().first {
     case nil: print(rootHelp)
     case "render": print(renderHelp)
+    case "diff": print(diffHelp)
     case let other?: fail(UsageError(message: "Unknown subcommand '\(other)'.", command: nil))
     }
 case "render":
     exit(runRender(Array(arguments.dropFirst())).rawValue)
+case "diff":
+    exit(runDiff(Array(arguments.dropFirst())).rawValue)
 default:
-    let hint = suggestion(for: first, among: ["render", "help", "--help", "--version"]).map { " Did you mean '\($0)'?" } ?? ""
+    let hint = suggestion(for: first, among: ["render", "diff", "help", "--help", "--version"]).map { " Did you mean '\($0)'?" } ?? ""
     fail(UsageError(message: "Unknown subcommand or option '\(first)'.\(hint)", command: nil))
 }

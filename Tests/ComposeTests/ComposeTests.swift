@@ -97,3 +97,53 @@ func temporaryDirectory() throws -> URL {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["keep.png"])
     }
 }
+
+@Suite struct ComposeDiffTests {
+    /// Writes a w×h PNG of `color`, optionally with one pixel changed.
+    func png(_ dir: URL, _ name: String, _ color: Color, w: Int = 4, h: Int = 4, pixel: Color? = nil) throws -> String {
+        let s = try Surface(width: w, height: h)
+        s.fill(color)
+        if let pixel { s.fill(pixel, in: PixelRect(x: 2, y: 1, width: 1, height: 1)) }
+        let path = dir.appendingPathComponent(name).path
+        try s.writePNG(to: path)
+        return path
+    }
+
+    @Test func equalDifferentAndTolerances() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = try png(dir, "a.png", Color(rgb: 0x808080))
+        let b = try png(dir, "b.png", Color(rgb: 0x808080), pixel: Color(rgb: 0x848080))   // one pixel, red + 4
+        let same = try compose("diff", a, a)
+        #expect(same.status == 0 && String(decoding: same.stdout, as: UTF8.self).hasPrefix("equal: 0 of 16 pixels differ"))
+        let diff = try compose("diff", a, b)
+        let text = String(decoding: diff.stdout, as: UTF8.self)
+        #expect(diff.status == 1 && text.contains("1 of 16 pixels differ") && text.contains("largest channel difference 4")
+                && text.contains("worst at (2, 1): expected (128, 128, 128, 255), actual (132, 128, 128, 255)"), "\(text)")
+        #expect(try compose("diff", a, b, "--tolerance", "4").status == 0)
+        #expect(try compose("diff", a, b, "--tolerance", "3").status == 1)
+        #expect(try compose("diff", a, b, "--max-differing", "0.0625").status == 0)   // 1/16
+        #expect(try compose("diff", a, b, "--perceptual", "5").status == 0)
+        // A difference image.
+        let out = dir.appendingPathComponent("d.png").path
+        #expect(try compose("diff", a, b, "-o", out).status == 1)
+        #expect(try PNG.read(path: out).pixel(x: 2, y: 1) == RGBA8(255, 0, 0, 255))
+    }
+
+    @Test func errorsHaveTheirOwnExitCodes() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = try png(dir, "a.png", .red)
+        let small = try png(dir, "s.png", .red, w: 3)
+        let missing = try compose("diff", a, dir.appendingPathComponent("nope.png").path)
+        #expect(missing.status == 66 && missing.stderr.contains("nope.png") && missing.stderr.contains("no such file"))
+        let size = try compose("diff", a, small)
+        #expect(size.status == 65 && size.stderr.contains("expected 4×4, actual 3×4"))
+        #expect(try compose("diff", a).status == 64)
+        let typo = try compose("diff", a, a, "--tolerence", "3")
+        #expect(typo.status == 64 && typo.stderr.contains("Did you mean '--tolerance'?"))
+        #expect(try compose("diff", a, a, "--tolerance", "300").status == 64)
+        #expect(try compose("diff", a, a, "-o", dir.appendingPathComponent("no/dir/d.png").path).status == 73)
+        #expect(try compose("diff", "--help").status == 0)
+    }
+}
