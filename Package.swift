@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "Compositor", targets: ["Compositor"]),
         .library(name: "SceneGraph", targets: ["SceneGraph"]),
+        .library(name: "PixelTesting", targets: ["PixelTesting"]),
         .library(name: "ReferenceScenes", targets: ["ReferenceScenes"]),
         .executable(name: "compose", targets: ["compose"]),
     ],
@@ -43,6 +44,13 @@ let package = Package(
             dependencies: ["Compositor"]
         ),
 
+        // MARK: - Snapshot and pixel assertions for Swift Testing and XCTest
+
+        .target(
+            name: "PixelTesting",
+            dependencies: ["SceneGraph", "Compositor"]
+        ),
+
         // MARK: - The reference scenes of shared/bench/SCENES.md (tests and benchmarks)
 
         .target(
@@ -67,6 +75,10 @@ let package = Package(
         .testTarget(
             name: "SceneGraphTests",
             dependencies: ["SceneGraph"]
+        ),
+        .testTarget(
+            name: "PixelTestingTests",
+            dependencies: ["PixelTesting"]
         ),
         // Runs the built `compose` binary as a user would (the dependency makes SwiftPM build it).
         .testTarget(
