@@ -6,6 +6,8 @@ public enum SceneOp {
     case fill(Path, Color, FillRule)
     /// A stroke: the path with its style, in an opaque colour.
     case stroke(Path, StrokeStyle, Color)
+    /// A path filled (non-zero) with a linear gradient from `start` to `end`, padded.
+    case linearGradient(Path, Gradient, start: CGPoint, end: CGPoint)
     /// A group: children drawn into a transparent canvas-sized layer, then composited with
     /// `opacity` (A8/255).
     case group(opacity: Double, [SceneOp])
@@ -96,6 +98,46 @@ extension ReferenceScene {
         return ReferenceScene(name: "S5", width: 1024, height: 1024, ops: ops)
     }
 
+    /// S2-noshadow: 72 mint capsules rotated about the centre in 5° steps (A8 230 every third,
+    /// 89 otherwise), then a disc r = 165 with a vertical #333333 → #000000 gradient.
+    public static func s2NoShadow() -> ReferenceScene {
+        let c = CGPoint(x: 270, y: 270)
+        var ops: [SceneOp] = []
+        for i in 0..<72 {
+            let angle = Double(i) * 5 * .pi / 180
+            let t = CGAffineTransform(translationX: -c.x, y: -c.y)
+                .concatenating(CGAffineTransform(rotationAngle: angle))
+                .concatenating(CGAffineTransform(translationX: c.x, y: c.y))
+            var capsule = Path()
+            capsule.addRoundedRect(in: CGRect(x: 267, y: 39, width: 6, height: 42), cornerSize: CGSize(width: 3, height: 3),
+                                   style: .circular, transform: t)
+            ops.append(.fill(capsule, Color(rgb: 0x00C7BE, alpha8: i % 3 == 0 ? 230 : 89), .nonZero))
+        }
+        ops.append(.linearGradient(circle(270, 270, 165), Gradient(colors: [Color(rgb: 0x333333), Color(rgb: 0x000000)]),
+                                   start: CGPoint(x: 270, y: 105), end: CGPoint(x: 270, y: 435)))
+        return ReferenceScene(name: "S2-noshadow", width: 540, height: 540, ops: ops)
+    }
+
+    /// S6: 32 nested groups at A8 230, each holding a full-canvas opaque rect and the next group.
+    public static func s6() -> ReferenceScene {
+        var lcg = SceneLCG()
+        let colours = (0..<32).map { _ in lcg.next() >> 8 }
+        let full = Path(CGRect(x: 0, y: 0, width: 1024, height: 1024))
+        var inner: [SceneOp] = []
+        for k in stride(from: 31, through: 0, by: -1) {
+            inner = [.group(opacity: 230.0 / 255, [.fill(full, Color(rgb: colours[k]), .nonZero)] + inner)]
+        }
+        return ReferenceScene(name: "S6", width: 1024, height: 1024, ops: inner)
+    }
+
+    /// S7: eight sibling groups at A8 128, each a full 1920 × 1080 opaque rect.
+    public static func s7() -> ReferenceScene {
+        let colours: [UInt32] = [0x007AFF, 0xFF2D55, 0xFF9500, 0x00C7BE, 0x000000, 0x34C759, 0xAF52DE, 0xFFCC00]
+        let full = Path(CGRect(x: 0, y: 0, width: 1920, height: 1080))
+        return ReferenceScene(name: "S7", width: 1920, height: 1080,
+                              ops: colours.map { .group(opacity: 128.0 / 255, [.fill(full, Color(rgb: $0), .nonZero)]) })
+    }
+
     private static func rgb(_ c: Color) -> UInt32 {
         UInt32((c.red * 255).rounded()) << 16 | UInt32((c.green * 255).rounded()) << 8 | UInt32((c.blue * 255).rounded())
     }
@@ -126,6 +168,8 @@ public final class ReferenceRenderer {
             case let .stroke(path, style, color):
                 // Part of the frame: building the outline, as a peer builds its path.
                 try canvas.fill(path.strokedPath(style), with: .color(color))
+            case let .linearGradient(path, gradient, start, end):
+                try canvas.fill(path, with: .linearGradient(gradient, start: start, end: end))
             case let .group(opacity, children):
                 if layers.count <= depth {
                     layers.append(try Surface(width: canvas.surface.width, height: canvas.surface.height))

@@ -64,4 +64,18 @@ import ReferenceScenes
         let full = try render(scene)
         #expect(full.width == 1920 && full.height == 1080)
     }
+
+    @Test func s2NoShadowCapsulesAndDisc() throws {
+        let s = try render(.s2NoShadow())
+        // Capsule 0 stands upright at x 267…273, y 39…81, mint (0, 199, 190) at 230/255 over
+        // white: 255 − 230·(255 − c)/255 → (25, 204.5, 196.4).
+        expect(s.pixel(x: 270, y: 60), 25, 204, 196, "capsule 0")
+        // Capsule 1 (5°, alpha 89) is to the right of capsule 0: 255 − 89·(255 − c)/255
+        // → (166, 235.5, 232.3); its centre is C + 210·(sin 5°, −cos 5°) = (288.3, 60.8).
+        expect(s.pixel(x: 288, y: 60), 166, 235, 232, tolerance: 2, "capsule 1")
+        // The disc's centre row is halfway down the #333333 → #000000 gradient: 25.5.
+        expect(s.pixel(x: 270, y: 270), 25, 25, 25, "disc centre")
+        // Between capsules and disc: white.
+        expect(s.pixel(x: 270, y: 95), 255, 255, 255, "gap")
+    }
 }

@@ -50,6 +50,17 @@ final class CairoRenderer {
                                     : style.lineJoin == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER)
                 cairo_set_miter_limit(context, Double(style.miterLimit))
                 cairo_stroke(context)
+            case let .linearGradient(path, gradient, start, end):
+                buildPath(path)
+                let pattern = cairo_pattern_create_linear(start.x, start.y, end.x, end.y)!
+                for stop in gradient.stops {
+                    cairo_pattern_add_color_stop_rgba(pattern, stop.location, stop.color.red, stop.color.green,
+                                                      stop.color.blue, stop.color.alpha)
+                }
+                cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+                cairo_set_source(context, pattern)
+                cairo_fill(context)
+                cairo_pattern_destroy(pattern)
             case let .group(opacity, children):
                 cairo_push_group(context)
                 draw(children)

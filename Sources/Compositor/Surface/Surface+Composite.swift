@@ -28,3 +28,12 @@ extension Surface {
                                  Int32(x), Int32(y), Int32(layer.width), Int32(layer.height))
     }
 }
+
+extension Surface {
+    /// Copies `source`'s pixels over this surface's (pixman's SRC operator, converting the
+    /// format as pixman does), as far as both extend.
+    public func copyPixels(from source: Surface) {
+        pixman_image_composite32(PIXMAN_OP_SRC, source.image, nil, image, 0, 0, 0, 0, 0, 0,
+                                 Int32(min(width, source.width)), Int32(min(height, source.height)))
+    }
+}
