@@ -15,7 +15,7 @@ import Foundation
 ///     }
 /// }
 /// ```
-public protocol Shape: Animatable, Sendable {
+public protocol Shape: Animatable, Sendable, View {
     func path(in rect: CGRect) -> Path
 }
 

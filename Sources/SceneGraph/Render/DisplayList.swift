@@ -1,0 +1,87 @@
+import Foundation
+
+/// A resolved, absolute drawing: every leaf's device-space path, paint and accumulated per-leaf
+/// effects, and the group boundaries between them. Equatable, and printable for inspection.
+public struct DisplayList: Equatable, CustomStringConvertible {
+    public var items: [DisplayItem]
+
+    public var description: String {
+        var lines: [String] = []
+        func walk(_ items: [DisplayItem], _ depth: Int) {
+            let pad = String(repeating: "  ", count: depth)
+            for item in items {
+                switch item {
+                case let .fill(path, color, rule):
+                    let b = path.boundingRect
+                    lines.append(pad + String(format: "fill %@ %@ bounds [%.1f, %.1f, %.1f, %.1f]", color.description,
+                                              rule.rawValue, b.minX, b.minY, b.width, b.height))
+                case let .compositingGroup(opacity, children):
+                    lines.append(pad + String(format: "compositingGroup opacity %.3f", opacity))
+                    walk(children, depth + 1)
+                }
+            }
+        }
+        walk(items, 0)
+        return lines.joined(separator: "\n")
+    }
+}
+
+public indirect enum DisplayItem: Equatable {
+    /// A leaf: a device-space path filled with a colour whose opacity already includes every
+    /// per-leaf opacity above it.
+    case fill(Path, Color, FillRule)
+    /// Children composited into a transparent layer, then onto the parent once, with `opacity`.
+    case compositingGroup(opacity: Double, [DisplayItem])
+
+    /// Device bounds of the ink (for sizing layers).
+    var inkBounds: CGRect {
+        switch self {
+        case .fill(let path, _, _): path.boundingRect
+        case .compositingGroup(_, let children): children.reduce(CGRect.null) { $0.union($1.inkBounds) }
+        }
+    }
+}
+
+/// Lowering state: where points land in device space, and the opacity leaves inherit.
+struct LowerContext {
+    var transform: CGAffineTransform
+    var opacity: Double
+}
+
+/// Places `node` in `rect` (points) and appends its drawing to `items`.
+func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items: inout [DisplayItem]) {
+    switch node {
+    case .empty:
+        break
+    case let .shape(makePath, paint, rule):
+        guard context.opacity > 0 else { return }
+        switch paint {
+        case .color(let color):
+            items.append(.fill(makePath(rect).applying(context.transform), color.opacity(context.opacity), rule))
+        }
+    case .sequence, .zstack:
+        let alignment: Alignment
+        if case .zstack(let a, _) = node { alignment = a } else { alignment = .center }
+        for child in ViewNode.children(node.stackChildren) {
+            let s = size(of: child, proposal: ProposedSize(width: rect.width, height: rect.height))
+            lower(child, in: alignment.place(s, in: rect), context: context, into: &items)
+        }
+    case let .frame(width, height, alignment, child):
+        let s = size(of: child, proposal: ProposedSize(width: width ?? rect.width, height: height ?? rect.height))
+        lower(child, in: alignment.place(s, in: rect), context: context, into: &items)
+    case let .offset(d, child):
+        lower(child, in: rect.offsetBy(dx: d.width, dy: d.height), context: context, into: &items)
+    case let .opacity(a, child):
+        var inner = context
+        inner.opacity *= a
+        lower(child, in: rect, context: inner, into: &items)
+    case .compositingGroup(let child):
+        var inner = context
+        inner.opacity = 1
+        var children: [DisplayItem] = []
+        lower(child, in: rect, context: inner, into: &children)
+        if !children.isEmpty, context.opacity > 0 {
+            items.append(.compositingGroup(opacity: context.opacity, children))
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Renders views to surfaces. Keep one between frames: it reuses its rasterizer's buffers.
+///
+/// ```swift
+/// let surface = try Renderer().render(Orbit(), size: CGSize(width: 200, height: 120), scale: 3)
+/// ```
+public final class Renderer {
+    private let rasterizer = Rasterizer()
+    /// Offscreen layers the last render allocated, with their device bounds.
+    public private(set) var lastLayers: [PixelRect] = []
+
+    public init() {}
+
+    /// Layers cover their content's ink plus this margin in device pixels, for anti-aliased
+    /// edges that reach past the geometric bounds (resvg uses 2 for the same reason).
+    public static let layerMargin = 2
+
+    /// The view laid out in a canvas of `size` points (proposed to the view, the chosen size
+    /// centred, as a window does) and lowered to device space at `scale`.
+    public func displayList<V: View>(for view: V, size canvas: CGSize, scale: Double = 1) -> DisplayList {
+        let node = resolve(view)
+        let chosen = SceneGraph.size(of: node, proposal: ProposedSize(width: canvas.width, height: canvas.height))
+        let rect = Alignment.center.place(chosen, in: CGRect(origin: .zero, size: canvas))
+        var items: [DisplayItem] = []
+        lower(node, in: rect, context: LowerContext(transform: CGAffineTransform(scaleX: scale, y: scale), opacity: 1), into: &items)
+        return DisplayList(items: items)
+    }
+
+    /// Renders `view` into a new surface of `size` × `scale` pixels over `background`
+    /// (nil: transparent).
+    public func render<V: View>(_ view: V, size canvas: CGSize, scale: Double = 1, background: Color? = .white) throws -> Surface {
+        let list = displayList(for: view, size: canvas, scale: scale)
+        let surface = try Surface(width: Int((canvas.width * scale).rounded(.up)), height: Int((canvas.height * scale).rounded(.up)))
+        if let background { surface.fill(background) }
+        lastLayers = []
+        try draw(list.items, on: surface, origin: (0, 0))
+        return surface
+    }
+
+    /// Draws items onto `surface`, whose pixel (0, 0) is device pixel `origin`.
+    private func draw(_ items: [DisplayItem], on surface: Surface, origin: (x: Int, y: Int)) throws {
+        let canvas = Canvas(surface, rasterizer: rasterizer)
+        let shift = CGAffineTransform(translationX: CGFloat(-origin.x), y: CGFloat(-origin.y))
+        for item in items {
+            switch item {
+            case let .fill(path, color, rule):
+                try canvas.fill(path, with: .color(color), fillRule: rule, transform: shift)
+            case let .compositingGroup(opacity, children):
+                // The layer covers the ink plus the margin, within this surface.
+                let ink = item.inkBounds
+                guard !ink.isNull, ink.width.isFinite, ink.height.isFinite else { continue }
+                let m = Double(Renderer.layerMargin)
+                let x0 = Int((ink.minX - m).rounded(.down)), y0 = Int((ink.minY - m).rounded(.down))
+                let x1 = Int((ink.maxX + m).rounded(.up)), y1 = Int((ink.maxY + m).rounded(.up))
+                let bounds = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+                    .intersection(PixelRect(x: origin.x, y: origin.y, width: surface.width, height: surface.height))
+                guard !bounds.isEmpty else { continue }
+                lastLayers.append(bounds)
+                let layer = try Surface(width: bounds.width, height: bounds.height)
+                try draw(children, on: layer, origin: (bounds.x, bounds.y))
+                try surface.composite(layer, at: bounds.x - origin.x, y: bounds.y - origin.y, opacity: opacity)
+            }
+        }
+    }
+}

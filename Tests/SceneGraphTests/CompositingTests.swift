@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import SceneGraph
+
+/// The three circles of SwiftUI's compositing-group example. At 200 × 120 points and scale 3
+/// this is exactly SCENES.md's S1 (64 pt circles → r = 96 px, centres at (82, 100, 118) pt
+/// → (246, 300, 354) px, y = 60 pt → 180 px), so its probe values apply.
+struct Circles: View {
+    var body: some View {
+        ZStack {
+            Circle().fill(.blue).frame(width: 64, height: 64).offset(x: -18)
+            Circle().fill(.pink).frame(width: 64, height: 64)
+            Circle().fill(.orange).frame(width: 64, height: 64).offset(x: 18)
+        }
+    }
+}
+
+@Suite struct CompositingTests {
+    let size = CGSize(width: 200, height: 120)
+
+    func expect(_ p: RGBA8, _ r: Int, _ g: Int, _ b: Int, _ label: String) {
+        #expect(abs(Int(p.r) - r) <= 1 && abs(Int(p.g) - g) <= 1 && abs(Int(p.b) - b) <= 1 && p.a == 255, "\(label): \(p)")
+    }
+
+    @Test func perLeafOpacityMixesAllThreeColours() throws {
+        // .opacity(0.25) on the ZStack distributes to each circle (0.25·255 = 63.75 → 64, S1a's
+        // A8): blue only (191, 221, 255); inside all three (219, 170, 159). No layer.
+        let renderer = Renderer()
+        let s = try renderer.render(Circles().opacity(0.25), size: size, scale: 3)
+        expect(s.pixel(x: 186, y: 180), 191, 221, 255, "blue only")
+        expect(s.pixel(x: 260, y: 180), 219, 170, 159, "all three")
+        expect(s.pixel(x: 300, y: 180), 219, 170, 159, "all three")
+        #expect(renderer.lastLayers.isEmpty)
+    }
+
+    @Test func groupOpacityShowsOrangeAloneInTheOverlap() throws {
+        // .compositingGroup().opacity(0.25): the opaque circles composite first (orange covers
+        // the others), then the layer at 0.25: S1b's (255, 228, 191); blue only (191, 222, 255).
+        let renderer = Renderer()
+        let s = try renderer.render(Circles().compositingGroup().opacity(0.25), size: size, scale: 3)
+        expect(s.pixel(x: 186, y: 180), 191, 222, 255, "blue only")
+        expect(s.pixel(x: 260, y: 180), 255, 228, 191, "all three")
+        expect(s.pixel(x: 300, y: 180), 255, 228, 191, "all three")
+        // One layer at the circles' ink bounds plus 2 px: the three circles span x (82 − 32)·3 =
+        // 150 … (118 + 32)·3 = 450 and y (60 − 32)·3 = 84 … 276, so [148, 82, 304, 196]:
+        // 304·196·4 = 238,336 bytes, not the canvas.
+        #expect(renderer.lastLayers == [PixelRect(x: 148, y: 82, width: 304, height: 196)])
+    }
+
+    @Test func opacityInsideTheGroupStillDistributes() throws {
+        // .opacity(0.25).compositingGroup(): the opacity is written inside the boundary, so it
+        // still reaches each leaf: the per-leaf result, through one layer.
+        let renderer = Renderer()
+        let s = try renderer.render(Circles().opacity(0.25).compositingGroup(), size: size, scale: 3)
+        expect(s.pixel(x: 260, y: 180), 219, 170, 159, "all three")
+        #expect(renderer.lastLayers.count == 1)
+    }
+
+    @Test func displayListShowsLeavesAndBoundaries() {
+        let list = Renderer().displayList(for: Circles().compositingGroup().opacity(0.25), size: size, scale: 3)
+        guard case let .compositingGroup(opacity, children)? = list.items.first else {
+            Issue.record("expected a group, got \(list)")
+            return
+        }
+        #expect(list.items.count == 1 && opacity == 0.25 && children.count == 3)
+        if case let .fill(path, color, _) = children[0] {
+            #expect(color == .blue)
+            let b = path.boundingRect
+            #expect(abs(b.minX - 150) < 1e-9 && abs(b.width - 192) < 1e-9 && abs(b.minY - 84) < 1e-9)
+        }
+        #expect(list.description.hasPrefix("compositingGroup opacity 0.250\n  fill #007AFF nonZero bounds [150.0, 84.0, 192.0, 192.0]"))
+    }
+
+    @Test func buildersHandleConditionsAndLoops() {
+        struct Rows: View {
+            var count: Int
+            var highlighted: Bool
+            var body: some View {
+                ZStack(alignment: .topLeading) {
+                    for i in 0..<count {
+                        Rectangle().fill(.gray).frame(width: 10, height: 10).offset(x: CGFloat(i) * 20)
+                    }
+                    if highlighted {
+                        Circle().fill(.red).frame(width: 4, height: 4)
+                    } else {
+                        EmptyView()
+                    }
+                }
+            }
+        }
+        let list = Renderer().displayList(for: Rows(count: 3, highlighted: true), size: CGSize(width: 100, height: 40))
+        #expect(list.items.count == 4)
+        #expect(Renderer().displayList(for: Rows(count: 2, highlighted: false), size: CGSize(width: 100, height: 40)).items.count == 2)
+    }
+
+    @Test func layoutCentresTheChosenSizeAndFramesAlign() {
+        // A 40 × 20 frame in a 100 × 100 canvas sits at (30, 40); a shape proposed 40 × 20 fills it.
+        let list = Renderer().displayList(for: Rectangle().fill(.green).frame(width: 40, height: 20),
+                                          size: CGSize(width: 100, height: 100))
+        if case let .fill(path, _, _)? = list.items.first {
+            #expect(path.boundingRect == CGRect(x: 30, y: 40, width: 40, height: 20))
+        } else { Issue.record("\(list)") }
+        // Colour views fill what they are given; a circle takes min(w, h), centred.
+        let circle = Renderer().displayList(for: Circle().fill(.blue), size: CGSize(width: 100, height: 60))
+        if case let .fill(path, _, _)? = circle.items.first {
+            #expect(path.boundingRect == CGRect(x: 20, y: 0, width: 60, height: 60))
+        } else { Issue.record("\(circle)") }
+    }
+}
