@@ -66,6 +66,21 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
             let s = size(of: child, proposal: ProposedSize(width: rect.width, height: rect.height))
             lower(child, in: alignment.place(s, in: rect), context: context, into: &items)
         }
+    case let .stack(axis, alignment, spacing, children):
+        let sizes = stackSizes(children, axis: axis, spacing: spacing, proposal: ProposedSize(width: rect.width, height: rect.height))
+        var position = axis == 0 ? rect.minX : rect.minY
+        for (child, s) in zip(children, sizes) {
+            let childRect = axis == 0
+                ? CGRect(x: position, y: rect.minY + (rect.height - s.height) * alignment, width: s.width, height: s.height)
+                : CGRect(x: rect.minX + (rect.width - s.width) * alignment, y: position, width: s.width, height: s.height)
+            lower(child, in: childRect, context: context, into: &items)
+            position += (axis == 0 ? s.width : s.height) + spacing
+        }
+    case let .padding(top, leading, bottom, trailing, child):
+        let inner = CGRect(x: rect.minX + leading, y: rect.minY + top,
+                           width: max(0, rect.width - leading - trailing), height: max(0, rect.height - top - bottom))
+        let s = size(of: child, proposal: ProposedSize(width: inner.width, height: inner.height))
+        lower(child, in: Alignment.center.place(s, in: inner), context: context, into: &items)
     case let .frame(width, height, alignment, child):
         let s = size(of: child, proposal: ProposedSize(width: width ?? rect.width, height: height ?? rect.height))
         lower(child, in: alignment.place(s, in: rect), context: context, into: &items)

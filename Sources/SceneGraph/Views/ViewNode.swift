@@ -8,6 +8,10 @@ indirect enum ViewNode {
     case sequence([ViewNode])
     case shape((CGRect) -> Path, ShapePaint, fillRule: FillRule)
     case zstack(Alignment, [ViewNode])
+    /// A horizontal (axis 0) or vertical (axis 1) stack: cross-axis alignment as a fraction,
+    /// spacing between children.
+    case stack(axis: Int, alignment: Double, spacing: CGFloat, [ViewNode])
+    case padding(top: CGFloat, leading: CGFloat, bottom: CGFloat, trailing: CGFloat, ViewNode)
     case frame(width: CGFloat?, height: CGFloat?, alignment: Alignment, ViewNode)
     case offset(CGSize, ViewNode)
     case opacity(Double, ViewNode)
@@ -64,6 +68,53 @@ public struct ZStack<Content: View>: View, PrimitiveView {
     func makeNode() -> ViewNode { .zstack(alignment, ViewNode.children(resolve(content))) }
 }
 
+/// Vertical alignment of an HStack's children (SwiftUI's `VerticalAlignment`).
+public enum VerticalAlignment: Hashable, Sendable {
+    case top, center, bottom
+    var fraction: Double { self == .top ? 0 : self == .center ? 0.5 : 1 }
+}
+
+/// Horizontal alignment of a VStack's children (SwiftUI's `HorizontalAlignment`).
+public enum HorizontalAlignment: Hashable, Sendable {
+    case leading, center, trailing
+    var fraction: Double { self == .leading ? 0 : self == .center ? 0.5 : 1 }
+}
+
+/// The default space between stack children, 8 points (what SwiftUI puts between shapes).
+public let defaultStackSpacing: CGFloat = 8
+
+/// Children side by side, least flexible first served (SwiftUI's `HStack`).
+public struct HStack<Content: View>: View, PrimitiveView {
+    public var alignment: VerticalAlignment
+    public var spacing: CGFloat?
+    let content: Content
+    public init(alignment: VerticalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> Content) {
+        self.alignment = alignment
+        self.spacing = spacing
+        self.content = content()
+    }
+    public var body: EmptyView { EmptyView() }
+    func makeNode() -> ViewNode {
+        .stack(axis: 0, alignment: alignment.fraction, spacing: spacing ?? defaultStackSpacing, ViewNode.children(resolve(content)))
+    }
+}
+
+/// Children one above another (SwiftUI's `VStack`).
+public struct VStack<Content: View>: View, PrimitiveView {
+    public var alignment: HorizontalAlignment
+    public var spacing: CGFloat?
+    let content: Content
+    public init(alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> Content) {
+        self.alignment = alignment
+        self.spacing = spacing
+        self.content = content()
+    }
+    public var body: EmptyView { EmptyView() }
+    func makeNode() -> ViewNode {
+        .stack(axis: 1, alignment: alignment.fraction, spacing: spacing ?? defaultStackSpacing, ViewNode.children(resolve(content)))
+    }
+}
+
 /// A view with a modifier applied (the engine's equivalent of SwiftUI's `ModifiedContent`).
 public struct _ModifiedView<Content: View>: View, PrimitiveView {
     let content: Content
@@ -76,6 +127,17 @@ extension View {
     /// A fixed width and/or height; the child is proposed that size and aligned in it.
     public func frame(width: CGFloat? = nil, height: CGFloat? = nil, alignment: Alignment = .center) -> _ModifiedView<Self> {
         _ModifiedView(content: self) { .frame(width: width, height: height, alignment: alignment, $0) }
+    }
+    /// Insets the view by `length` on every side (16 points by default).
+    public func padding(_ length: CGFloat = 16) -> _ModifiedView<Self> {
+        _ModifiedView(content: self) { .padding(top: length, leading: length, bottom: length, trailing: length, $0) }
+    }
+    /// Insets the view by `length` on the sides in `edges`.
+    public func padding(_ edges: Edge.Set, _ length: CGFloat = 16) -> _ModifiedView<Self> {
+        _ModifiedView(content: self) {
+            .padding(top: edges.contains(.top) ? length : 0, leading: edges.contains(.leading) ? length : 0,
+                     bottom: edges.contains(.bottom) ? length : 0, trailing: edges.contains(.trailing) ? length : 0, $0)
+        }
     }
     /// Moves the drawing without changing layout.
     public func offset(x: CGFloat = 0, y: CGFloat = 0) -> _ModifiedView<Self> {
@@ -93,5 +155,19 @@ extension View {
     /// once to the result.
     public func compositingGroup() -> _ModifiedView<Self> {
         _ModifiedView(content: self) { .compositingGroup($0) }
+    }
+}
+
+/// The sides of a rectangle (SwiftUI's `Edge`).
+public enum Edge: Int8, Hashable, Sendable {
+    case top, leading, bottom, trailing
+
+    public struct Set: OptionSet, Hashable, Sendable {
+        public let rawValue: Int8
+        public init(rawValue: Int8) { self.rawValue = rawValue }
+        public static let top = Set(rawValue: 1), leading = Set(rawValue: 2), bottom = Set(rawValue: 4), trailing = Set(rawValue: 8)
+        public static let all: Set = [.top, .leading, .bottom, .trailing]
+        public static let horizontal: Set = [.leading, .trailing]
+        public static let vertical: Set = [.top, .bottom]
     }
 }

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import SceneGraph
+
+/// Device bounds of each leaf in a view's display list (scale 1).
+func leafBounds<V: View>(_ view: V, _ size: CGSize) -> [CGRect] {
+    Renderer().displayList(for: view, size: size).items.compactMap {
+        if case let .fill(path, _, _) = $0 { path.boundingRect } else { nil }
+    }
+}
+
+@Suite struct StackLayoutTests {
+    @Test func hstackServesTheLeastFlexibleChildFirst() {
+        // 100 × 50: the fixed 20 × 10 frame first; the rectangle gets 100 − 8 − 20 = 72 and the
+        // full height. The fixed child is centred vertically: y = (50 − 10)/2 = 20.
+        let view = HStack {
+            Rectangle().fill(.red).frame(width: 20, height: 10)
+            Rectangle().fill(.blue)
+        }
+        #expect(leafBounds(view, CGSize(width: 100, height: 50))
+                == [CGRect(x: 0, y: 20, width: 20, height: 10), CGRect(x: 28, y: 0, width: 72, height: 50)])
+    }
+
+    @Test func vstackSharesEquallyWithDefaultSpacing() {
+        // Two colours in 100 × 100: (100 − 8)/2 = 46 each, at y 0 and 54.
+        let view = VStack { Color.red; Color.blue }
+        #expect(leafBounds(view, CGSize(width: 100, height: 100))
+                == [CGRect(x: 0, y: 0, width: 100, height: 46), CGRect(x: 0, y: 54, width: 100, height: 46)])
+    }
+
+    @Test func alignmentAndExplicitSpacing() {
+        // Circles take min(w, h): three in 300 × 100 with no spacing are 100 each.
+        let row = HStack(spacing: 0) { Circle().fill(.red); Circle().fill(.green); Circle().fill(.blue) }
+        #expect(leafBounds(row, CGSize(width: 300, height: 100)).map(\.minX) == [0, 100, 200])
+        // A leading-aligned VStack of two fixed frames in 100 × 100: the stack is 40 wide
+        // (its widest child) and 10 + 8 + 10 tall, centred: x 30, y 36; the 20-wide child sits
+        // at the stack's leading edge.
+        let column = VStack(alignment: .leading) {
+            Rectangle().fill(.red).frame(width: 20, height: 10)
+            Rectangle().fill(.red).frame(width: 40, height: 10)
+        }
+        #expect(leafBounds(column, CGSize(width: 100, height: 100))
+                == [CGRect(x: 30, y: 36, width: 20, height: 10), CGRect(x: 30, y: 54, width: 40, height: 10)])
+    }
+
+    @Test func paddingInsets() {
+        #expect(leafBounds(Color.red.padding(10), CGSize(width: 100, height: 100)) == [CGRect(x: 10, y: 10, width: 80, height: 80)])
+        #expect(leafBounds(Color.red.padding(.horizontal, 5), CGSize(width: 100, height: 100)) == [CGRect(x: 5, y: 0, width: 90, height: 100)])
+        // A padded fixed frame: 20 + 2·16 = 52 wide, centred in 100: the frame at x 40.
+        #expect(leafBounds(Rectangle().fill(.red).frame(width: 20, height: 20).padding(), CGSize(width: 100, height: 100))
+                == [CGRect(x: 40, y: 40, width: 20, height: 20)])
+    }
+}
