@@ -11,12 +11,14 @@ public struct DisplayList: Equatable, CustomStringConvertible {
             let pad = String(repeating: "  ", count: depth)
             for item in items {
                 switch item {
-                case let .fill(path, color, rule):
+                case let .fill(path, color, rule, blend):
                     let b = path.boundingRect
                     lines.append(pad + String(format: "fill %@ %@ bounds [%.1f, %.1f, %.1f, %.1f]", color.description,
-                                              rule.rawValue, b.minX, b.minY, b.width, b.height))
-                case let .compositingGroup(opacity, children):
-                    lines.append(pad + String(format: "compositingGroup opacity %.3f", opacity))
+                                              rule.rawValue, b.minX, b.minY, b.width, b.height)
+                                 + (blend == .normal ? "" : " blend \(blend.rawValue)"))
+                case let .compositingGroup(opacity, blend, children):
+                    lines.append(pad + String(format: "compositingGroup opacity %.3f", opacity)
+                                 + (blend == .normal ? "" : " blend \(blend.rawValue)"))
                     walk(children, depth + 1)
                 }
             }
@@ -28,16 +30,17 @@ public struct DisplayList: Equatable, CustomStringConvertible {
 
 public indirect enum DisplayItem: Equatable {
     /// A leaf: a device-space path filled with a colour whose opacity already includes every
-    /// per-leaf opacity above it.
-    case fill(Path, Color, FillRule)
-    /// Children composited into a transparent layer, then onto the parent once, with `opacity`.
-    case compositingGroup(opacity: Double, [DisplayItem])
+    /// per-leaf opacity above it, blended with `blendMode`.
+    case fill(Path, Color, FillRule, blendMode: BlendMode = .normal)
+    /// Children composited into a transparent layer, then onto the parent once, with `opacity`
+    /// and `blendMode`.
+    case compositingGroup(opacity: Double, blendMode: BlendMode = .normal, [DisplayItem])
 
     /// Device bounds of the ink (for sizing layers).
     var inkBounds: CGRect {
         switch self {
-        case .fill(let path, _, _): path.boundingRect
-        case .compositingGroup(_, let children): children.reduce(CGRect.null) { $0.union($1.inkBounds) }
+        case .fill(let path, _, _, _): path.boundingRect
+        case .compositingGroup(_, _, let children): children.reduce(CGRect.null) { $0.union($1.inkBounds) }
         }
     }
 }
@@ -46,6 +49,8 @@ public indirect enum DisplayItem: Equatable {
 struct LowerContext {
     var transform: CGAffineTransform
     var opacity: Double
+    /// The innermost blend mode written above (nil: none yet, normal).
+    var blendMode: BlendMode?
 }
 
 /// Places `node` in `rect` (points) and appends its drawing to `items`.
@@ -57,7 +62,8 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         guard context.opacity > 0 else { return }
         switch paint {
         case .color(let color):
-            items.append(.fill(makePath(rect).applying(context.transform), color.opacity(context.opacity), rule))
+            items.append(.fill(makePath(rect).applying(context.transform), color.opacity(context.opacity), rule,
+                               blendMode: context.blendMode ?? .normal))
         }
     case .sequence, .zstack:
         let alignment: Alignment
@@ -90,13 +96,25 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         var inner = context
         inner.opacity *= a
         lower(child, in: rect, context: inner, into: &items)
+    case let .blendMode(mode, child):
+        // Modifiers wrap from the outside in, so the first mode met is the outermost; an inner
+        // one (closer to the leaf) replaces it.
+        var inner = context
+        inner.blendMode = mode
+        lower(child, in: rect, context: inner, into: &items)
+    case let .layered(primary, secondary, alignment, inFront):
+        let s = size(of: secondary, proposal: ProposedSize(width: rect.width, height: rect.height))
+        if inFront { lower(primary, in: rect, context: context, into: &items) }
+        lower(secondary, in: alignment.place(s, in: rect), context: context, into: &items)
+        if !inFront { lower(primary, in: rect, context: context, into: &items) }
     case .compositingGroup(let child):
         var inner = context
         inner.opacity = 1
+        inner.blendMode = nil
         var children: [DisplayItem] = []
         lower(child, in: rect, context: inner, into: &children)
         if !children.isEmpty, context.opacity > 0 {
-            items.append(.compositingGroup(opacity: context.opacity, children))
+            items.append(.compositingGroup(opacity: context.opacity, blendMode: context.blendMode ?? .normal, children))
         }
     }
 }

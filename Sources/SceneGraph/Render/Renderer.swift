@@ -23,7 +23,8 @@ public final class Renderer {
         let chosen = SceneGraph.size(of: node, proposal: ProposedSize(width: canvas.width, height: canvas.height))
         let rect = Alignment.center.place(chosen, in: CGRect(origin: .zero, size: canvas))
         var items: [DisplayItem] = []
-        lower(node, in: rect, context: LowerContext(transform: CGAffineTransform(scaleX: scale, y: scale), opacity: 1), into: &items)
+        lower(node, in: rect, context: LowerContext(transform: CGAffineTransform(scaleX: scale, y: scale), opacity: 1, blendMode: nil),
+              into: &items)
         return DisplayList(items: items)
     }
 
@@ -44,9 +45,9 @@ public final class Renderer {
         let shift = CGAffineTransform(translationX: CGFloat(-origin.x), y: CGFloat(-origin.y))
         for item in items {
             switch item {
-            case let .fill(path, color, rule):
-                try canvas.fill(path, with: .color(color), fillRule: rule, transform: shift)
-            case let .compositingGroup(opacity, children):
+            case let .fill(path, color, rule, blend):
+                try canvas.fill(path, with: .color(color), fillRule: rule, transform: shift, blendMode: blend)
+            case let .compositingGroup(opacity, blend, children):
                 // The layer covers the ink plus the margin, within this surface.
                 let ink = item.inkBounds
                 guard !ink.isNull, ink.width.isFinite, ink.height.isFinite else { continue }
@@ -59,7 +60,7 @@ public final class Renderer {
                 lastLayers.append(bounds)
                 let layer = try Surface(width: bounds.width, height: bounds.height)
                 try draw(children, on: layer, origin: (bounds.x, bounds.y))
-                try surface.composite(layer, at: bounds.x - origin.x, y: bounds.y - origin.y, opacity: opacity)
+                try surface.composite(layer, at: bounds.x - origin.x, y: bounds.y - origin.y, opacity: opacity, blendMode: blend)
             }
         }
     }

@@ -15,6 +15,9 @@ indirect enum ViewNode {
     case frame(width: CGFloat?, height: CGFloat?, alignment: Alignment, ViewNode)
     case offset(CGSize, ViewNode)
     case opacity(Double, ViewNode)
+    case blendMode(BlendMode, ViewNode)
+    /// `secondary` laid out in `primary`'s frame, behind it (background) or in front (overlay).
+    case layered(primary: ViewNode, secondary: ViewNode, alignment: Alignment, secondaryInFront: Bool)
     case compositingGroup(ViewNode)
 
     /// The children a container lays out: sequences flattened, empty views dropped.
@@ -150,6 +153,30 @@ extension View {
     /// or into a compositing group's single composite when written after `compositingGroup()`.
     public func opacity(_ opacity: Double) -> _ModifiedView<Self> {
         _ModifiedView(content: self) { .opacity(min(1, max(0, opacity.isNaN ? 0 : opacity)), $0) }
+    }
+    /// Blends every leaf with what lies behind it using `mode`; the innermost mode written on a
+    /// leaf's path wins. Inside a `compositingGroup()`, "behind" is the group's own content.
+    public func blendMode(_ mode: BlendMode) -> _ModifiedView<Self> {
+        _ModifiedView(content: self) { .blendMode(mode, $0) }
+    }
+    /// `content` drawn behind the view, laid out in the view's frame.
+    public func background<Background: View>(alignment: Alignment = .center,
+                                             @ViewBuilder content: () -> Background) -> _ModifiedView<Self> {
+        let node = resolve(content())
+        return _ModifiedView(content: self) { .layered(primary: $0, secondary: node, alignment: alignment, secondaryInFront: false) }
+    }
+    public func background<Background: View>(_ background: Background, alignment: Alignment = .center) -> _ModifiedView<Self> {
+        let node = resolve(background)
+        return _ModifiedView(content: self) { .layered(primary: $0, secondary: node, alignment: alignment, secondaryInFront: false) }
+    }
+    /// `content` drawn in front of the view, laid out in the view's frame.
+    public func overlay<Overlay: View>(alignment: Alignment = .center, @ViewBuilder content: () -> Overlay) -> _ModifiedView<Self> {
+        let node = resolve(content())
+        return _ModifiedView(content: self) { .layered(primary: $0, secondary: node, alignment: alignment, secondaryInFront: true) }
+    }
+    public func overlay<Overlay: View>(_ overlay: Overlay, alignment: Alignment = .center) -> _ModifiedView<Self> {
+        let node = resolve(overlay)
+        return _ModifiedView(content: self) { .layered(primary: $0, secondary: node, alignment: alignment, secondaryInFront: true) }
     }
     /// Composites the content into an offscreen layer first; modifiers written after this apply
     /// once to the result.
