@@ -34,6 +34,10 @@ public final class Canvas {
                      blendMode: BlendMode = .normal) throws {
         let region = clip.intersection(surface.bounds)
         guard !region.isEmpty else { return }
+        if case .color(let color) = paint,
+           try fillFloat(path, color: color, fillRule: fillRule, transform: transform, opacity: opacity, blendMode: blendMode) {
+            return
+        }
         guard let source = paint.pixmanSource(transform: transform, format: surface.format) else { return }
         try rasterizer.rasterize(path, transform: transform, fillRule: fillRule, clip: region,
                                  opacity: opacity) { mask, stride, rect in

@@ -20,6 +20,10 @@ public struct DisplayList: Equatable, CustomStringConvertible {
                     lines.append(pad + String(format: "compositingGroup opacity %.3f", opacity)
                                  + (blend == .normal ? "" : " blend \(blend.rawValue)"))
                     walk(children, depth + 1)
+                case let .drawingGroup(opaque, mode, opacity, blend, _, children):
+                    lines.append(pad + String(format: "drawingGroup %@%@ opacity %.3f", mode.rawValue, opaque ? " opaque" : "", opacity)
+                                 + (blend == .normal ? "" : " blend \(blend.rawValue)"))
+                    walk(children, depth + 1)
                 }
             }
         }
@@ -35,12 +39,18 @@ public indirect enum DisplayItem: Equatable {
     /// Children composited into a transparent layer, then onto the parent once, with `opacity`
     /// and `blendMode`.
     case compositingGroup(opacity: Double, blendMode: BlendMode = .normal, [DisplayItem])
+    /// Children rasterized into an image of the group's colour mode covering its layout `frame`
+    /// (device space; ink outside is clipped), converted to the parent's encoding and composited
+    /// with `opacity` and `blendMode`.
+    case drawingGroup(opaque: Bool, colorMode: ColorRenderingMode, opacity: Double, blendMode: BlendMode,
+                      frame: CGRect, [DisplayItem])
 
     /// Device bounds of the ink (for sizing layers).
     var inkBounds: CGRect {
         switch self {
         case .fill(let path, _, _, _): path.boundingRect
         case .compositingGroup(_, _, let children): children.reduce(CGRect.null) { $0.union($1.inkBounds) }
+        case .drawingGroup(_, _, _, _, let frame, _): frame
         }
     }
 }
@@ -107,6 +117,16 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         if inFront { lower(primary, in: rect, context: context, into: &items) }
         lower(secondary, in: alignment.place(s, in: rect), context: context, into: &items)
         if !inFront { lower(primary, in: rect, context: context, into: &items) }
+    case let .drawingGroup(opaque, mode, child):
+        var inner = context
+        inner.opacity = 1
+        inner.blendMode = nil
+        var children: [DisplayItem] = []
+        lower(child, in: rect, context: inner, into: &children)
+        if (!children.isEmpty || opaque), context.opacity > 0 {
+            items.append(.drawingGroup(opaque: opaque, colorMode: mode, opacity: context.opacity,
+                                       blendMode: context.blendMode ?? .normal, frame: rect.applying(context.transform), children))
+        }
     case .compositingGroup(let child):
         var inner = context
         inner.opacity = 1

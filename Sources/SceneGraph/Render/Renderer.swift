@@ -39,6 +39,20 @@ public final class Renderer {
         return surface
     }
 
+    /// A group's layer, within the surface it is drawn onto: a compositing group's ink bounds
+    /// plus the margin; a drawing group's frame, rounded out to whole pixels.
+    private func layerBounds(_ item: DisplayItem, surface: Surface, origin: (x: Int, y: Int)) -> PixelRect? {
+        let ink = item.inkBounds
+        guard !ink.isNull, ink.width.isFinite, ink.height.isFinite else { return nil }
+        var m = Double(Renderer.layerMargin)
+        if case .drawingGroup = item { m = 0 }
+        let x0 = Int((ink.minX - m).rounded(.down)), y0 = Int((ink.minY - m).rounded(.down))
+        let x1 = Int((ink.maxX + m).rounded(.up)), y1 = Int((ink.maxY + m).rounded(.up))
+        let bounds = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+            .intersection(PixelRect(x: origin.x, y: origin.y, width: surface.width, height: surface.height))
+        return bounds.isEmpty ? nil : bounds
+    }
+
     /// Draws items onto `surface`, whose pixel (0, 0) is device pixel `origin`.
     private func draw(_ items: [DisplayItem], on surface: Surface, origin: (x: Int, y: Int)) throws {
         let canvas = Canvas(surface, rasterizer: rasterizer)
@@ -48,19 +62,34 @@ public final class Renderer {
             case let .fill(path, color, rule, blend):
                 try canvas.fill(path, with: .color(color), fillRule: rule, transform: shift, blendMode: blend)
             case let .compositingGroup(opacity, blend, children):
-                // The layer covers the ink plus the margin, within this surface.
-                let ink = item.inkBounds
-                guard !ink.isNull, ink.width.isFinite, ink.height.isFinite else { continue }
-                let m = Double(Renderer.layerMargin)
-                let x0 = Int((ink.minX - m).rounded(.down)), y0 = Int((ink.minY - m).rounded(.down))
-                let x1 = Int((ink.maxX + m).rounded(.up)), y1 = Int((ink.maxY + m).rounded(.up))
-                let bounds = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-                    .intersection(PixelRect(x: origin.x, y: origin.y, width: surface.width, height: surface.height))
-                guard !bounds.isEmpty else { continue }
+                guard let bounds = layerBounds(item, surface: surface, origin: origin) else { continue }
                 lastLayers.append(bounds)
                 let layer = try Surface(width: bounds.width, height: bounds.height)
                 try draw(children, on: layer, origin: (bounds.x, bounds.y))
                 try surface.composite(layer, at: bounds.x - origin.x, y: bounds.y - origin.y, opacity: opacity, blendMode: blend)
+            case let .drawingGroup(opaque, mode, opacity, blend, _, children):
+                // A non-opaque, non-linear group with nothing applied after it composites exactly
+                // as its content would: draw the content in place (pixel-identical, no layer).
+                if !opaque, mode == .nonLinear, opacity == 1, blend == .normal, surface.format == .argb32 {
+                    try draw(children, on: surface, origin: origin)
+                    continue
+                }
+                guard let bounds = layerBounds(item, surface: surface, origin: origin) else { continue }
+                lastLayers.append(bounds)
+                let format: PixelFormat = opaque ? .xrgb32 : mode == .linear ? .argb32Linear
+                    : mode == .extendedLinear ? .rgbaFloat : .argb32
+                let layer = try Surface(width: bounds.width, height: bounds.height, format: format)
+                try draw(children, on: layer, origin: (bounds.x, bounds.y))
+                let (dx, dy) = (bounds.x - origin.x, bounds.y - origin.y)
+                if format == .rgbaFloat, blend == .normal, surface.format == .argb32 || surface.format == .xrgb32 {
+                    // Encoded with the extended transfer function before the opacity applies.
+                    surface.compositeExtended(layer, at: dx, y: dy, opacity: opacity)
+                } else {
+                    // Into the parent's encoding (an opaque image stays opaque), then composited.
+                    let converted = layer.format == surface.format ? layer
+                        : try layer.converted(to: surface.format == .xrgb32 ? .argb32 : surface.format)
+                    try surface.composite(converted, at: dx, y: dy, opacity: opacity, blendMode: blend)
+                }
             }
         }
     }

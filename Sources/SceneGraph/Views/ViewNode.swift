@@ -19,6 +19,7 @@ indirect enum ViewNode {
     /// `secondary` laid out in `primary`'s frame, behind it (background) or in front (overlay).
     case layered(primary: ViewNode, secondary: ViewNode, alignment: Alignment, secondaryInFront: Bool)
     case compositingGroup(ViewNode)
+    case drawingGroup(opaque: Bool, colorMode: ColorRenderingMode, ViewNode)
 
     /// The children a container lays out: sequences flattened, empty views dropped.
     static func children(_ node: ViewNode) -> [ViewNode] {
@@ -178,6 +179,14 @@ extension View {
         let node = resolve(overlay)
         return _ModifiedView(content: self) { .layered(primary: $0, secondary: node, alignment: alignment, secondaryInFront: true) }
     }
+    /// Rasterizes the content into an offscreen image first (SwiftUI's `drawingGroup`):
+    /// `.nonLinear` blends as the parent does, `.linear` in linear light (8-bit), and
+    /// `.extendedLinear` in linear floats where colour may exceed 1; `opaque` starts the image
+    /// black with no alpha. Modifiers written after it apply once to the image, which is
+    /// converted to the parent's encoding first.
+    public func drawingGroup(opaque: Bool = false, colorMode: ColorRenderingMode = .nonLinear) -> _ModifiedView<Self> {
+        _ModifiedView(content: self) { .drawingGroup(opaque: opaque, colorMode: colorMode, $0) }
+    }
     /// Composites the content into an offscreen layer first; modifiers written after this apply
     /// once to the result.
     public func compositingGroup() -> _ModifiedView<Self> {
@@ -197,4 +206,14 @@ public enum Edge: Int8, Hashable, Sendable {
         public static let horizontal: Set = [.leading, .trailing]
         public static let vertical: Set = [.top, .bottom]
     }
+}
+
+/// How a drawing group stores and blends colour (SwiftUI's `ColorRenderingMode`).
+public enum ColorRenderingMode: String, Hashable, Sendable {
+    /// 8-bit sRGB-encoded, blending as the parent does.
+    case nonLinear
+    /// 8-bit, blending in linear light (`a8r8g8b8_sRGB`).
+    case linear
+    /// 32-bit float linear light; colour values outside [0, 1] survive inside the group.
+    case extendedLinear
 }
