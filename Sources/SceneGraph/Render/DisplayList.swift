@@ -102,6 +102,15 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         lower(child, in: alignment.place(s, in: rect), context: context, into: &items)
     case let .offset(d, child):
         lower(child, in: rect.offsetBy(dx: d.width, dy: d.height), context: context, into: &items)
+    case let .transformEffect(t, anchor, child):
+        // About the anchor, in points, then on to device space: a transform written outside
+        // composes after (to the left of) the ones inside.
+        let a = anchor.point(in: rect)
+        let local = CGAffineTransform(translationX: -a.x, y: -a.y).concatenating(t)
+            .concatenating(CGAffineTransform(translationX: a.x, y: a.y))
+        var inner = context
+        inner.transform = local.concatenating(context.transform)
+        lower(child, in: rect, context: inner, into: &items)
     case let .opacity(a, child):
         var inner = context
         inner.opacity *= a

@@ -14,6 +14,8 @@ indirect enum ViewNode {
     case padding(top: CGFloat, leading: CGFloat, bottom: CGFloat, trailing: CGFloat, ViewNode)
     case frame(width: CGFloat?, height: CGFloat?, alignment: Alignment, ViewNode)
     case offset(CGSize, ViewNode)
+    /// A transform about an anchor of the view's frame (rotation, scale, arbitrary), drawing only.
+    case transformEffect(CGAffineTransform, anchor: UnitPoint, ViewNode)
     case opacity(Double, ViewNode)
     case blendMode(BlendMode, ViewNode)
     /// `secondary` laid out in `primary`'s frame, behind it (background) or in front (overlay).
@@ -142,6 +144,23 @@ extension View {
             .padding(top: edges.contains(.top) ? length : 0, leading: edges.contains(.leading) ? length : 0,
                      bottom: edges.contains(.bottom) ? length : 0, trailing: edges.contains(.trailing) ? length : 0, $0)
         }
+    }
+    /// Rotates the drawing about `anchor` of the view's frame (clockwise on screen for positive
+    /// angles), without changing layout. Composes into every leaf's transform.
+    public func rotationEffect(_ angle: Angle, anchor: UnitPoint = .center) -> _ModifiedView<Self> {
+        _ModifiedView(content: self) { .transformEffect(CGAffineTransform(rotationAngle: angle.radians), anchor: anchor, $0) }
+    }
+    /// Scales the drawing about `anchor` of the view's frame, without changing layout.
+    public func scaleEffect(_ scale: CGFloat, anchor: UnitPoint = .center) -> _ModifiedView<Self> {
+        scaleEffect(x: scale, y: scale, anchor: anchor)
+    }
+    public func scaleEffect(x: CGFloat = 1, y: CGFloat = 1, anchor: UnitPoint = .center) -> _ModifiedView<Self> {
+        _ModifiedView(content: self) { .transformEffect(CGAffineTransform(scaleX: x, y: y), anchor: anchor, $0) }
+    }
+    /// Applies `transform` to the drawing (in the view's coordinates, origin at its frame's
+    /// top-leading corner), without changing layout.
+    public func transformEffect(_ transform: CGAffineTransform) -> _ModifiedView<Self> {
+        _ModifiedView(content: self) { .transformEffect(transform, anchor: .topLeading, $0) }
     }
     /// Moves the drawing without changing layout.
     public func offset(x: CGFloat = 0, y: CGFloat = 0) -> _ModifiedView<Self> {
