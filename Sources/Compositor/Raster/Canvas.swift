@@ -31,10 +31,10 @@ public final class Canvas {
     ///   is drawn then.
     public func fill(_ path: Path, with paint: Paint, fillRule: FillRule = .nonZero,
                      transform: CGAffineTransform = .identity, opacity: Double = 1,
-                     blendMode: BlendMode = .normal) throws {
+                     blendMode: BlendMode = .normal, clipMask: CoverageMask? = nil) throws {
         let region = clip.intersection(surface.bounds)
         guard !region.isEmpty else { return }
-        if case .color(let color) = paint,
+        if clipMask == nil, case .color(let color) = paint,
            try fillFloat(path, color: color, fillRule: fillRule, transform: transform, opacity: opacity, blendMode: blendMode) {
             return
         }
@@ -46,6 +46,17 @@ public final class Canvas {
                 UnsafeMutableRawPointer(mutating: mask).assumingMemoryBound(to: UInt32.self), Int32(stride))
             else { return }
             defer { pixman_image_unref(maskImage) }
+            if let clipMask {
+                // Coverage × clip coverage: pixman's IN keeps the destination's alpha scaled by
+                // the source's. Outside the clip mask's extent the clip covers nothing.
+                let clipRect = clipMask.bounds.intersection(rect)
+                if clipRect.isEmpty { return }
+                if clipRect != rect { clearOutside(clipRect, in: rect, mask: UnsafeMutablePointer(mutating: mask), stride: stride) }
+                pixman_image_composite32(PIXMAN_OP_IN, clipMask.surface.image, nil, maskImage,
+                                         Int32(clipRect.x - clipMask.bounds.x), Int32(clipRect.y - clipMask.bounds.y), 0, 0,
+                                         Int32(clipRect.x - rect.x), Int32(clipRect.y - rect.y),
+                                         Int32(clipRect.width), Int32(clipRect.height))
+            }
             if blendMode.needsPremaskedSource {
                 try compositePremasked(source.image, maskImage, rect: rect, blendMode: blendMode)
             } else {
@@ -57,6 +68,20 @@ public final class Canvas {
                                              Int32(span.x), Int32(span.y), Int32(span.width), Int32(span.height))
                 }
             }
+        }
+    }
+
+    /// Zeroes the mask outside `keep` (both in device pixels; the mask covers `rect`).
+    private func clearOutside(_ keep: PixelRect, in rect: PixelRect, mask: UnsafeMutablePointer<UInt8>, stride: Int) {
+        for y in 0..<rect.height {
+            let row = mask + y * stride
+            let dy = rect.y + y
+            if dy < keep.y || dy >= keep.maxY {
+                row.update(repeating: 0, count: rect.width)
+                continue
+            }
+            if keep.x > rect.x { row.update(repeating: 0, count: keep.x - rect.x) }
+            if keep.maxX < rect.maxX { (row + (keep.maxX - rect.x)).update(repeating: 0, count: rect.maxX - keep.maxX) }
         }
     }
 
@@ -119,5 +144,42 @@ func plusDarker(_ source: Surface, onto target: Surface, at rect: PixelRect) {
             target.setEncodedPixel(x: rect.x + x, y: rect.y + y,
                                    EncodedPixel(r: ch(s.r, d.r), g: ch(s.g, d.g), b: ch(s.b, d.b), a: ra))
         }
+    }
+}
+
+/// A clip's coverage as an 8-bit mask over device `bounds` (see `CoverageMask.make`).
+public struct CoverageMask {
+    public let surface: Surface
+    public let bounds: PixelRect
+
+    /// The coverage of `path` (device space) within `clip`, as an A8 surface over the path's
+    /// bounds; nil when it covers nothing there. Several clips multiply (`intersected`).
+    public static func make(_ path: Path, fillRule: FillRule = .nonZero, within clip: PixelRect,
+                            rasterizer: Rasterizer) throws -> CoverageMask? {
+        let b = path.boundingRect
+        guard !b.isNull, b.width.isFinite, b.height.isFinite else { return nil }
+        let bounds = PixelRect(x: Int(b.minX.rounded(.down)), y: Int(b.minY.rounded(.down)),
+                               width: Int(b.maxX.rounded(.up)) - Int(b.minX.rounded(.down)),
+                               height: Int(b.maxY.rounded(.up)) - Int(b.minY.rounded(.down))).intersection(clip)
+        guard !bounds.isEmpty else { return nil }
+        let surface = try Surface(width: bounds.width, height: bounds.height, format: .a8)
+        try rasterizer.rasterize(path, fillRule: fillRule, clip: bounds) { mask, stride, rect in
+            for y in 0..<rect.height {
+                memcpy(surface.data + (rect.y - bounds.y + y) * surface.stride + (rect.x - bounds.x), mask + y * stride, rect.width)
+            }
+        }
+        return CoverageMask(surface: surface, bounds: bounds)
+    }
+
+    /// This mask multiplied by `other` (coverage of both clips), over the overlap.
+    public func intersected(_ other: CoverageMask) throws -> CoverageMask? {
+        let bounds = self.bounds.intersection(other.bounds)
+        guard !bounds.isEmpty else { return nil }
+        let out = try Surface(width: bounds.width, height: bounds.height, format: .a8)
+        pixman_image_composite32(PIXMAN_OP_SRC, surface.image, nil, out.image, Int32(bounds.x - self.bounds.x),
+                                 Int32(bounds.y - self.bounds.y), 0, 0, 0, 0, Int32(bounds.width), Int32(bounds.height))
+        pixman_image_composite32(PIXMAN_OP_IN, other.surface.image, nil, out.image, Int32(bounds.x - other.bounds.x),
+                                 Int32(bounds.y - other.bounds.y), 0, 0, 0, 0, Int32(bounds.width), Int32(bounds.height))
+        return CoverageMask(surface: out, bounds: bounds)
     }
 }

@@ -7,9 +7,17 @@ extension Surface {
     /// `plusDarker` need cannot be allocated. pixman converts between formats as it reads and
     /// writes; colour-space conversion between encoded and linear surfaces is the caller's job.
     public func composite(_ layer: Surface, at x: Int = 0, y: Int = 0, opacity: Double = 1,
-                          blendMode: BlendMode = .normal) throws {
+                          blendMode: BlendMode = .normal, clipMask: CoverageMask? = nil) throws {
         let a = min(1, max(0, opacity))
         guard a > 0 else { return }
+        if let clipMask {
+            // Through the clip: fill the layer's rectangle with the layer as an image paint.
+            try Canvas(self).fill(Path(CGRect(x: x, y: y, width: layer.width, height: layer.height)),
+                                  with: .image(layer, transform: CGAffineTransform(translationX: CGFloat(x), y: CGFloat(y)),
+                                               filter: .nearest),
+                                  opacity: a, blendMode: blendMode, clipMask: clipMask)
+            return
+        }
         var maskImage: OpaquePointer?
         if a < 1 {
             var c = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16((a * 65535).rounded()))

@@ -11,16 +11,16 @@ public struct DisplayList: Equatable, CustomStringConvertible {
             let pad = String(repeating: "  ", count: depth)
             for item in items {
                 switch item {
-                case let .fill(path, color, rule, blend):
+                case let .fill(path, color, rule, blend, clips):
                     let b = path.boundingRect
                     lines.append(pad + String(format: "fill %@ %@ bounds [%.1f, %.1f, %.1f, %.1f]", color.description,
                                               rule.rawValue, b.minX, b.minY, b.width, b.height)
-                                 + (blend == .normal ? "" : " blend \(blend.rawValue)"))
-                case let .compositingGroup(opacity, blend, children):
+                                 + (blend == .normal ? "" : " blend \(blend.rawValue)") + (clips.isEmpty ? "" : " clipped \(clips.count)"))
+                case let .compositingGroup(opacity, blend, _, children):
                     lines.append(pad + String(format: "compositingGroup opacity %.3f", opacity)
                                  + (blend == .normal ? "" : " blend \(blend.rawValue)"))
                     walk(children, depth + 1)
-                case let .drawingGroup(opaque, mode, opacity, blend, _, children):
+                case let .drawingGroup(opaque, mode, opacity, blend, _, _, children):
                     lines.append(pad + String(format: "drawingGroup %@%@ opacity %.3f", mode.rawValue, opaque ? " opaque" : "", opacity)
                                  + (blend == .normal ? "" : " blend \(blend.rawValue)"))
                     walk(children, depth + 1)
@@ -32,25 +32,31 @@ public struct DisplayList: Equatable, CustomStringConvertible {
     }
 }
 
+/// A device-space clip: drawing keeps the coverage of `path`.
+public struct ClipPath: Equatable {
+    public var path: Path
+    public var fillRule: FillRule
+}
+
 public indirect enum DisplayItem: Equatable {
     /// A leaf: a device-space path filled with a colour whose opacity already includes every
     /// per-leaf opacity above it, blended with `blendMode`.
-    case fill(Path, Color, FillRule, blendMode: BlendMode = .normal)
+    case fill(Path, Color, FillRule, blendMode: BlendMode = .normal, clips: [ClipPath] = [])
     /// Children composited into a transparent layer, then onto the parent once, with `opacity`
     /// and `blendMode`.
-    case compositingGroup(opacity: Double, blendMode: BlendMode = .normal, [DisplayItem])
+    case compositingGroup(opacity: Double, blendMode: BlendMode = .normal, clips: [ClipPath] = [], [DisplayItem])
     /// Children rasterized into an image of the group's colour mode covering its layout `frame`
     /// (device space; ink outside is clipped), converted to the parent's encoding and composited
     /// with `opacity` and `blendMode`.
     case drawingGroup(opaque: Bool, colorMode: ColorRenderingMode, opacity: Double, blendMode: BlendMode,
-                      frame: CGRect, [DisplayItem])
+                      frame: CGRect, clips: [ClipPath] = [], [DisplayItem])
 
     /// Device bounds of the ink (for sizing layers).
     var inkBounds: CGRect {
         switch self {
-        case .fill(let path, _, _, _): path.boundingRect
-        case .compositingGroup(_, _, let children): children.reduce(CGRect.null) { $0.union($1.inkBounds) }
-        case .drawingGroup(_, _, _, _, let frame, _): frame
+        case .fill(let path, _, _, _, _): path.boundingRect
+        case .compositingGroup(_, _, _, let children): children.reduce(CGRect.null) { $0.union($1.inkBounds) }
+        case .drawingGroup(_, _, _, _, let frame, _, _): frame
         }
     }
 }
@@ -61,6 +67,8 @@ struct LowerContext {
     var opacity: Double
     /// The innermost blend mode written above (nil: none yet, normal).
     var blendMode: BlendMode?
+    /// Clips written above, in device space; every leaf keeps each one's coverage.
+    var clips: [ClipPath] = []
 }
 
 /// Places `node` in `rect` (points) and appends its drawing to `items`.
@@ -73,7 +81,7 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         switch paint {
         case .color(let color):
             items.append(.fill(makePath(rect).applying(context.transform), color.opacity(context.opacity), rule,
-                               blendMode: context.blendMode ?? .normal))
+                               blendMode: context.blendMode ?? .normal, clips: context.clips))
         }
     case .sequence, .zstack:
         let alignment: Alignment
@@ -121,6 +129,10 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         var inner = context
         inner.blendMode = mode
         lower(child, in: rect, context: inner, into: &items)
+    case let .clip(makePath, rule, child):
+        var inner = context
+        inner.clips.append(ClipPath(path: makePath(rect).applying(context.transform), fillRule: rule))
+        lower(child, in: rect, context: inner, into: &items)
     case let .layered(primary, secondary, alignment, inFront):
         let s = size(of: secondary, proposal: ProposedSize(width: rect.width, height: rect.height))
         if inFront { lower(primary, in: rect, context: context, into: &items) }
@@ -130,20 +142,24 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         var inner = context
         inner.opacity = 1
         inner.blendMode = nil
+        inner.clips = []
         var children: [DisplayItem] = []
         lower(child, in: rect, context: inner, into: &children)
         if (!children.isEmpty || opaque), context.opacity > 0 {
             items.append(.drawingGroup(opaque: opaque, colorMode: mode, opacity: context.opacity,
-                                       blendMode: context.blendMode ?? .normal, frame: rect.applying(context.transform), children))
+                                       blendMode: context.blendMode ?? .normal, frame: rect.applying(context.transform),
+                                       clips: context.clips, children))
         }
     case .compositingGroup(let child):
         var inner = context
         inner.opacity = 1
         inner.blendMode = nil
+        inner.clips = []
         var children: [DisplayItem] = []
         lower(child, in: rect, context: inner, into: &children)
         if !children.isEmpty, context.opacity > 0 {
-            items.append(.compositingGroup(opacity: context.opacity, blendMode: context.blendMode ?? .normal, children))
+            items.append(.compositingGroup(opacity: context.opacity, blendMode: context.blendMode ?? .normal,
+                                           clips: context.clips, children))
         }
     }
 }

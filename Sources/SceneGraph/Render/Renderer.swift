@@ -39,6 +39,23 @@ public final class Renderer {
         return surface
     }
 
+    /// The combined coverage of `clips` on `surface` (nil: nothing survives).
+    private func clipMask(_ clips: [ClipPath], shift: CGAffineTransform, surface: Surface) throws -> CoverageMask? {
+        var mask: CoverageMask?
+        for clip in clips {
+            guard let m = try CoverageMask.make(clip.path.applying(shift), fillRule: clip.fillRule, within: surface.bounds,
+                                                rasterizer: rasterizer)
+            else { return nil }
+            if let current = mask {
+                guard let both = try current.intersected(m) else { return nil }
+                mask = both
+            } else {
+                mask = m
+            }
+        }
+        return mask
+    }
+
     /// A group's layer, within the surface it is drawn onto: a compositing group's ink bounds
     /// plus the margin; a drawing group's frame, rounded out to whole pixels.
     private func layerBounds(_ item: DisplayItem, surface: Surface, origin: (x: Int, y: Int)) -> PixelRect? {
@@ -59,18 +76,29 @@ public final class Renderer {
         let shift = CGAffineTransform(translationX: CGFloat(-origin.x), y: CGFloat(-origin.y))
         for item in items {
             switch item {
-            case let .fill(path, color, rule, blend):
-                try canvas.fill(path, with: .color(color), fillRule: rule, transform: shift, blendMode: blend)
-            case let .compositingGroup(opacity, blend, children):
+            case let .fill(path, color, rule, blend, clips):
+                var mask: CoverageMask?
+                if !clips.isEmpty {
+                    guard let m = try clipMask(clips, shift: shift, surface: surface) else { continue }
+                    mask = m
+                }
+                try canvas.fill(path, with: .color(color), fillRule: rule, transform: shift, blendMode: blend, clipMask: mask)
+            case let .compositingGroup(opacity, blend, clips, children):
                 guard let bounds = layerBounds(item, surface: surface, origin: origin) else { continue }
                 lastLayers.append(bounds)
                 let layer = try Surface(width: bounds.width, height: bounds.height)
                 try draw(children, on: layer, origin: (bounds.x, bounds.y))
-                try surface.composite(layer, at: bounds.x - origin.x, y: bounds.y - origin.y, opacity: opacity, blendMode: blend)
-            case let .drawingGroup(opaque, mode, opacity, blend, _, children):
+                var mask: CoverageMask?
+                if !clips.isEmpty {
+                    guard let m = try clipMask(clips, shift: shift, surface: surface) else { continue }
+                    mask = m
+                }
+                try surface.composite(layer, at: bounds.x - origin.x, y: bounds.y - origin.y, opacity: opacity, blendMode: blend,
+                                      clipMask: mask)
+            case let .drawingGroup(opaque, mode, opacity, blend, _, clips, children):
                 // A non-opaque, non-linear group with nothing applied after it composites exactly
                 // as its content would: draw the content in place (pixel-identical, no layer).
-                if !opaque, mode == .nonLinear, opacity == 1, blend == .normal, surface.format == .argb32 {
+                if !opaque, mode == .nonLinear, opacity == 1, blend == .normal, clips.isEmpty, surface.format == .argb32 {
                     try draw(children, on: surface, origin: origin)
                     continue
                 }
@@ -81,14 +109,19 @@ public final class Renderer {
                 let layer = try Surface(width: bounds.width, height: bounds.height, format: format)
                 try draw(children, on: layer, origin: (bounds.x, bounds.y))
                 let (dx, dy) = (bounds.x - origin.x, bounds.y - origin.y)
-                if format == .rgbaFloat, blend == .normal, surface.format == .argb32 || surface.format == .xrgb32 {
+                var mask: CoverageMask?
+                if !clips.isEmpty {
+                    guard let m = try clipMask(clips, shift: shift, surface: surface) else { continue }
+                    mask = m
+                }
+                if format == .rgbaFloat, blend == .normal, mask == nil, surface.format == .argb32 || surface.format == .xrgb32 {
                     // Encoded with the extended transfer function before the opacity applies.
                     surface.compositeExtended(layer, at: dx, y: dy, opacity: opacity)
                 } else {
                     // Into the parent's encoding (an opaque image stays opaque), then composited.
                     let converted = layer.format == surface.format ? layer
                         : try layer.converted(to: surface.format == .xrgb32 ? .argb32 : surface.format)
-                    try surface.composite(converted, at: dx, y: dy, opacity: opacity, blendMode: blend)
+                    try surface.composite(converted, at: dx, y: dy, opacity: opacity, blendMode: blend, clipMask: mask)
                 }
             }
         }

@@ -18,6 +18,8 @@ indirect enum ViewNode {
     case transformEffect(CGAffineTransform, anchor: UnitPoint, ViewNode)
     case opacity(Double, ViewNode)
     case blendMode(BlendMode, ViewNode)
+    /// Clips the drawing to a shape laid out in the view's frame.
+    case clip((CGRect) -> Path, FillRule, ViewNode)
     /// `secondary` laid out in `primary`'s frame, behind it (background) or in front (overlay).
     case layered(primary: ViewNode, secondary: ViewNode, alignment: Alignment, secondaryInFront: Bool)
     case compositingGroup(ViewNode)
@@ -178,6 +180,16 @@ extension View {
     /// leaf's path wins. Inside a `compositingGroup()`, "behind" is the group's own content.
     public func blendMode(_ mode: BlendMode) -> _ModifiedView<Self> {
         _ModifiedView(content: self) { .blendMode(mode, $0) }
+    }
+    /// Clips every leaf to `shape` (laid out in this view's frame), each with its own
+    /// anti-aliased coverage, so shared edges show a fringe; after `compositingGroup()` the clip
+    /// applies once to the composite.
+    public func clipShape<S: Shape>(_ shape: S, style: FillStyle = FillStyle()) -> _ModifiedView<Self> {
+        _ModifiedView(content: self) { .clip({ shape.path(in: $0) }, style.isEOFilled ? .evenOdd : .nonZero, $0) }
+    }
+    /// Clips the drawing to the view's frame.
+    public func clipped(antialiased: Bool = false) -> _ModifiedView<Self> {
+        clipShape(Rectangle())
     }
     /// `content` drawn behind the view, laid out in the view's frame.
     public func background<Background: View>(alignment: Alignment = .center,
