@@ -33,14 +33,14 @@ import SceneGraph
             Color.blue.blendMode(.screen)
         }.blendMode(.multiply)
         let items = Renderer().displayList(for: view, size: CGSize(width: 10, height: 10)).items
-        let modes = items.compactMap { if case let .fill(_, _, _, mode, _) = $0 { mode } else { nil } }
+        let modes = items.compactMap { if case let .fill(_, _, _, mode, _, _) = $0 { mode } else { nil } }
         #expect(modes == [.multiply, .screen])
         // After a compositing group the mode applies once, to the group.
         let grouped = Renderer().displayList(for: ZStack { Color.red; Color.blue }.compositingGroup().blendMode(.multiply),
                                              size: CGSize(width: 10, height: 10))
-        if case let .compositingGroup(_, mode, _, children)? = grouped.items.first {
+        if case let .compositingGroup(_, mode, _, _, children)? = grouped.items.first {
             #expect(mode == .multiply)
-            #expect(children.allSatisfy { if case let .fill(_, _, _, m, _) = $0 { m == .normal } else { false } })
+            #expect(children.allSatisfy { if case let .fill(_, _, _, m, _, _) = $0 { m == .normal } else { false } })
         } else { Issue.record("\(grouped)") }
     }
 
@@ -64,7 +64,7 @@ import SceneGraph
             .overlay(alignment: .topLeading) { Color.white.frame(width: 10, height: 10) }
         let items = Renderer().displayList(for: view, size: CGSize(width: 100, height: 100)).items
         let fills = items.compactMap { item -> (Color, CGRect)? in
-            if case let .fill(path, color, _, _, _) = item { (color, path.boundingRect) } else { nil }
+            if case let .fill(path, color, _, _, _, _) = item { (color, path.boundingRect) } else { nil }
         }
         #expect(fills.map(\.0) == [.blue, .red, .white])
         #expect(fills.map(\.1) == [CGRect(x: 30, y: 30, width: 40, height: 40), CGRect(x: 30, y: 30, width: 40, height: 40),

@@ -58,12 +58,12 @@ struct Circles: View {
 
     @Test func displayListShowsLeavesAndBoundaries() {
         let list = Renderer().displayList(for: Circles().compositingGroup().opacity(0.25), size: size, scale: 3)
-        guard case let .compositingGroup(opacity, _, _, children)? = list.items.first else {
+        guard case let .compositingGroup(opacity, _, _, _, children)? = list.items.first else {
             Issue.record("expected a group, got \(list)")
             return
         }
         #expect(list.items.count == 1 && opacity == 0.25 && children.count == 3)
-        if case let .fill(path, color, _, _, _) = children[0] {
+        if case let .fill(path, color, _, _, _, _) = children[0] {
             #expect(color == .blue)
             let b = path.boundingRect
             #expect(abs(b.minX - 150) < 1e-9 && abs(b.width - 192) < 1e-9 && abs(b.minY - 84) < 1e-9)
@@ -97,12 +97,12 @@ struct Circles: View {
         // A 40 × 20 frame in a 100 × 100 canvas sits at (30, 40); a shape proposed 40 × 20 fills it.
         let list = Renderer().displayList(for: Rectangle().fill(.green).frame(width: 40, height: 20),
                                           size: CGSize(width: 100, height: 100))
-        if case let .fill(path, _, _, _, _)? = list.items.first {
+        if case let .fill(path, _, _, _, _, _)? = list.items.first {
             #expect(path.boundingRect == CGRect(x: 30, y: 40, width: 40, height: 20))
         } else { Issue.record("\(list)") }
         // Colour views fill what they are given; a circle takes min(w, h), centred.
         let circle = Renderer().displayList(for: Circle().fill(.blue), size: CGSize(width: 100, height: 60))
-        if case let .fill(path, _, _, _, _)? = circle.items.first {
+        if case let .fill(path, _, _, _, _, _)? = circle.items.first {
             #expect(path.boundingRect == CGRect(x: 20, y: 0, width: 60, height: 60))
         } else { Issue.record("\(circle)") }
     }

@@ -5,7 +5,7 @@ import SceneGraph
 /// Device bounds of each leaf in a view's display list (scale 1).
 func leafBounds<V: View>(_ view: V, _ size: CGSize) -> [CGRect] {
     Renderer().displayList(for: view, size: size).items.compactMap {
-        if case let .fill(path, _, _, _, _) = $0 { path.boundingRect } else { nil }
+        if case let .fill(path, _, _, _, _, _) = $0 { path.boundingRect } else { nil }
     }
 }
 

@@ -5,7 +5,7 @@ import SceneGraph
 @Suite struct TransformEffectTests {
     func bounds<V: View>(_ view: V, scale: Double = 1) -> [CGRect] {
         Renderer().displayList(for: view, size: CGSize(width: 100, height: 100), scale: scale).items.compactMap {
-            if case let .fill(path, _, _, _, _) = $0 { path.boundingRect } else { nil }
+            if case let .fill(path, _, _, _, _, _) = $0 { path.boundingRect } else { nil }
         }
     }
 

@@ -11,12 +11,13 @@ public struct DisplayList: Equatable, CustomStringConvertible {
             let pad = String(repeating: "  ", count: depth)
             for item in items {
                 switch item {
-                case let .fill(path, color, rule, blend, clips):
+                case let .fill(path, color, rule, blend, clips, shadows):
                     let b = path.boundingRect
                     lines.append(pad + String(format: "fill %@ %@ bounds [%.1f, %.1f, %.1f, %.1f]", color.description,
                                               rule.rawValue, b.minX, b.minY, b.width, b.height)
-                                 + (blend == .normal ? "" : " blend \(blend.rawValue)") + (clips.isEmpty ? "" : " clipped \(clips.count)"))
-                case let .compositingGroup(opacity, blend, _, children):
+                                 + (blend == .normal ? "" : " blend \(blend.rawValue)") + (clips.isEmpty ? "" : " clipped \(clips.count)")
+                                 + (shadows.isEmpty ? "" : " shadows \(shadows.count)"))
+                case let .compositingGroup(opacity, blend, _, _, children):
                     lines.append(pad + String(format: "compositingGroup opacity %.3f", opacity)
                                  + (blend == .normal ? "" : " blend \(blend.rawValue)"))
                     walk(children, depth + 1)
@@ -41,10 +42,11 @@ public struct ClipPath: Equatable {
 public indirect enum DisplayItem: Equatable {
     /// A leaf: a device-space path filled with a colour whose opacity already includes every
     /// per-leaf opacity above it, blended with `blendMode`.
-    case fill(Path, Color, FillRule, blendMode: BlendMode = .normal, clips: [ClipPath] = [])
+    case fill(Path, Color, FillRule, blendMode: BlendMode = .normal, clips: [ClipPath] = [], shadows: [DropShadow] = [])
     /// Children composited into a transparent layer, then onto the parent once, with `opacity`
     /// and `blendMode`.
-    case compositingGroup(opacity: Double, blendMode: BlendMode = .normal, clips: [ClipPath] = [], [DisplayItem])
+    case compositingGroup(opacity: Double, blendMode: BlendMode = .normal, clips: [ClipPath] = [],
+                          shadows: [DropShadow] = [], [DisplayItem])
     /// Children rasterized into an image of the group's colour mode covering its layout `frame`
     /// (device space; ink outside is clipped), converted to the parent's encoding and composited
     /// with `opacity` and `blendMode`.
@@ -54,8 +56,8 @@ public indirect enum DisplayItem: Equatable {
     /// Device bounds of the ink (for sizing layers).
     var inkBounds: CGRect {
         switch self {
-        case .fill(let path, _, _, _, _): path.boundingRect
-        case .compositingGroup(_, _, _, let children): children.reduce(CGRect.null) { $0.union($1.inkBounds) }
+        case .fill(let path, _, _, _, _, _): path.boundingRect
+        case .compositingGroup(_, _, _, _, let children): children.reduce(CGRect.null) { $0.union($1.inkBounds) }
         case .drawingGroup(_, _, _, _, let frame, _, _): frame
         }
     }
@@ -69,6 +71,8 @@ struct LowerContext {
     var blendMode: BlendMode?
     /// Clips written above, in device space; every leaf keeps each one's coverage.
     var clips: [ClipPath] = []
+    /// Shadows written above, in device space; every leaf casts each.
+    var shadows: [DropShadow] = []
 }
 
 /// Places `node` in `rect` (points) and appends its drawing to `items`.
@@ -81,7 +85,8 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         switch paint {
         case .color(let color):
             items.append(.fill(makePath(rect).applying(context.transform), color.opacity(context.opacity), rule,
-                               blendMode: context.blendMode ?? .normal, clips: context.clips))
+                               blendMode: context.blendMode ?? .normal, clips: context.clips,
+                               shadows: context.shadows.map { var s = $0; s.color = s.color.opacity(context.opacity); return s }))
         }
     case .sequence, .zstack:
         let alignment: Alignment
@@ -129,6 +134,15 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         var inner = context
         inner.blendMode = mode
         lower(child, in: rect, context: inner, into: &items)
+    case let .shadow(color, radius, offset, child):
+        // To device space: the offset through the transform's linear part, σ scaled by the
+        // transform's mean scale.
+        let t = context.transform
+        let scale = abs(t.a * t.d - t.b * t.c).squareRoot()
+        let d = CGSize(width: t.a * offset.width + t.c * offset.height, height: t.b * offset.width + t.d * offset.height)
+        var inner = context
+        inner.shadows.append(DropShadow(color: color, sigma: Double(radius) / 2 * scale, offset: d))
+        lower(child, in: rect, context: inner, into: &items)
     case let .clip(makePath, rule, child):
         var inner = context
         inner.clips.append(ClipPath(path: makePath(rect).applying(context.transform), fillRule: rule))
@@ -143,6 +157,7 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         inner.opacity = 1
         inner.blendMode = nil
         inner.clips = []
+        inner.shadows = []
         var children: [DisplayItem] = []
         lower(child, in: rect, context: inner, into: &children)
         if (!children.isEmpty || opaque), context.opacity > 0 {
@@ -155,11 +170,12 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         inner.opacity = 1
         inner.blendMode = nil
         inner.clips = []
+        inner.shadows = []
         var children: [DisplayItem] = []
         lower(child, in: rect, context: inner, into: &children)
         if !children.isEmpty, context.opacity > 0 {
             items.append(.compositingGroup(opacity: context.opacity, blendMode: context.blendMode ?? .normal,
-                                           clips: context.clips, children))
+                                           clips: context.clips, shadows: context.shadows, children))
         }
     }
 }

@@ -76,14 +76,15 @@ public final class Renderer {
         let shift = CGAffineTransform(translationX: CGFloat(-origin.x), y: CGFloat(-origin.y))
         for item in items {
             switch item {
-            case let .fill(path, color, rule, blend, clips):
+            case let .fill(path, color, rule, blend, clips, shadows):
                 var mask: CoverageMask?
                 if !clips.isEmpty {
                     guard let m = try clipMask(clips, shift: shift, surface: surface) else { continue }
                     mask = m
                 }
+                for shadow in shadows { try canvas.drawShadow(of: path, fillRule: rule, transform: shift, shadow: shadow) }
                 try canvas.fill(path, with: .color(color), fillRule: rule, transform: shift, blendMode: blend, clipMask: mask)
-            case let .compositingGroup(opacity, blend, clips, children):
+            case let .compositingGroup(opacity, blend, clips, shadows, children):
                 guard let bounds = layerBounds(item, surface: surface, origin: origin) else { continue }
                 lastLayers.append(bounds)
                 let layer = try Surface(width: bounds.width, height: bounds.height)
@@ -92,6 +93,11 @@ public final class Renderer {
                 if !clips.isEmpty {
                     guard let m = try clipMask(clips, shift: shift, surface: surface) else { continue }
                     mask = m
+                }
+                for shadow in shadows {
+                    var s = shadow
+                    s.color = s.color.opacity(opacity)
+                    try canvas.drawShadow(of: layer, at: bounds.x - origin.x, y: bounds.y - origin.y, shadow: s)
                 }
                 try surface.composite(layer, at: bounds.x - origin.x, y: bounds.y - origin.y, opacity: opacity, blendMode: blend,
                                       clipMask: mask)

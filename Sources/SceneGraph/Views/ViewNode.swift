@@ -18,6 +18,8 @@ indirect enum ViewNode {
     case transformEffect(CGAffineTransform, anchor: UnitPoint, ViewNode)
     case opacity(Double, ViewNode)
     case blendMode(BlendMode, ViewNode)
+    /// A drop shadow: colour, radius (σ = radius / 2), offset, in points.
+    case shadow(Color, radius: CGFloat, offset: CGSize, ViewNode)
     /// Clips the drawing to a shape laid out in the view's frame.
     case clip((CGRect) -> Path, FillRule, ViewNode)
     /// `secondary` laid out in `primary`'s frame, behind it (background) or in front (overlay).
@@ -190,6 +192,14 @@ extension View {
     /// Clips the drawing to the view's frame.
     public func clipped(antialiased: Bool = false) -> _ModifiedView<Self> {
         clipShape(Rectangle())
+    }
+    /// Gives every leaf its own shadow (a child's shadow falls on its siblings), or, after
+    /// `compositingGroup()`, one shadow of the combined content. The blur is a Gaussian of
+    /// σ = radius / 2 (Core Animation's convention); the default colour is SwiftUI's,
+    /// black at 0.33 in linear sRGB.
+    public func shadow(color: Color = Color(.sRGBLinear, white: 0, opacity: 0.33), radius: CGFloat,
+                       x: CGFloat = 0, y: CGFloat = 0) -> _ModifiedView<Self> {
+        _ModifiedView(content: self) { .shadow(color, radius: max(0, radius), offset: CGSize(width: x, height: y), $0) }
     }
     /// `content` drawn behind the view, laid out in the view's frame.
     public func background<Background: View>(alignment: Alignment = .center,

@@ -1,0 +1,48 @@
+import Foundation
+
+/// How far a Gaussian of standard deviation σ is evaluated: 3σ keeps 99.7 % of its weight, the
+/// rest is below what 8-bit output shows for shadows and blurs of ordinary size.
+public func gaussianExtent(sigma: Double) -> Int { max(0, Int((3 * sigma).rounded(.up))) }
+
+/// Normalised weights of a sampled Gaussian of standard deviation `sigma`, from −extent to
+/// +extent.
+func gaussianKernel(sigma: Double) -> [Float] {
+    let extent = gaussianExtent(sigma: sigma)
+    guard sigma > 0, extent > 0 else { return [1] }
+    var weights = (-extent...extent).map { Float(exp(-Double($0 * $0) / (2 * sigma * sigma))) }
+    let sum = weights.reduce(0, +)
+    for i in weights.indices { weights[i] /= sum }
+    return weights
+}
+
+extension Surface {
+    /// Blurs an `a8` surface in place with a Gaussian of standard deviation `sigma` (pixels),
+    /// separably: rows, then columns; outside the surface counts as transparent.
+    public func blurAlpha(sigma: Double) {
+        precondition(format == .a8, "blurAlpha blurs a8 masks")
+        let kernel = gaussianKernel(sigma: sigma)
+        guard kernel.count > 1 else { return }
+        let extent = kernel.count / 2
+        var temp = [Float](repeating: 0, count: width * height)
+        kernel.withUnsafeBufferPointer { k in
+            temp.withUnsafeMutableBufferPointer { t in
+                for y in 0..<height {
+                    let row = (data + y * stride).assumingMemoryBound(to: UInt8.self)
+                    for x in 0..<width {
+                        var acc: Float = 0
+                        for i in max(-extent, -x)...min(extent, width - 1 - x) { acc += Float(row[x + i]) * k[i + extent] }
+                        t[y * width + x] = acc
+                    }
+                }
+                for y in 0..<height {
+                    let row = (data + y * stride).assumingMemoryBound(to: UInt8.self)
+                    for x in 0..<width {
+                        var acc: Float = 0
+                        for i in max(-extent, -y)...min(extent, height - 1 - y) { acc += t[(y + i) * width + x] * k[i + extent] }
+                        row[x] = UInt8(min(255, acc + 0.5))
+                    }
+                }
+            }
+        }
+    }
+}

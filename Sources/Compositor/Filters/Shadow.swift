@@ -1,0 +1,53 @@
+import CPixman
+import Foundation
+
+/// A drop shadow in device space: colour, Gaussian standard deviation in pixels, and offset.
+public struct DropShadow: Equatable, Sendable {
+    public var color: Color
+    public var sigma: Double
+    public var offset: CGSize
+    public init(color: Color, sigma: Double, offset: CGSize) { self.color = color; self.sigma = sigma; self.offset = offset }
+}
+
+extension Canvas {
+    /// Draws `shadow` of `path` (its coverage, offset and blurred) beneath where the path will
+    /// be drawn: only an A8 mask the size of the shadow is allocated, never a colour layer.
+    public func drawShadow(of path: Path, fillRule: FillRule = .nonZero, transform: CGAffineTransform = .identity,
+                           shadow: DropShadow) throws {
+        let moved = path.applying(transform.concatenating(CGAffineTransform(translationX: shadow.offset.width, y: shadow.offset.height)))
+        let e = gaussianExtent(sigma: shadow.sigma)
+        let region = clip.intersection(surface.bounds)
+        let reach = PixelRect(x: region.x - e, y: region.y - e, width: region.width + 2 * e, height: region.height + 2 * e)
+        guard let coverage = try CoverageMask.make(moved, fillRule: fillRule, within: reach, rasterizer: rasterizer) else { return }
+        try composite(shadow: shadow, coverage: coverage)
+    }
+
+    /// Draws `shadow` of an already rendered layer placed at (`x`, `y`) (its alpha, offset and
+    /// blurred): the shadow of a compositing group.
+    public func drawShadow(of layer: Surface, at x: Int, y: Int, shadow: DropShadow) throws {
+        let alpha = try Surface(width: layer.width, height: layer.height, format: .a8)
+        pixman_image_composite32(PIXMAN_OP_SRC, layer.image, nil, alpha.image, 0, 0, 0, 0, 0, 0,
+                                 Int32(layer.width), Int32(layer.height))
+        let dx = Int(shadow.offset.width.rounded()), dy = Int(shadow.offset.height.rounded())
+        try composite(shadow: shadow, coverage: CoverageMask(surface: alpha, bounds: PixelRect(x: x + dx, y: y + dy,
+                                                                                              width: layer.width, height: layer.height)))
+    }
+
+    private func composite(shadow: DropShadow, coverage: CoverageMask) throws {
+        // Room for the blur to spread, then blur.
+        let e = gaussianExtent(sigma: shadow.sigma)
+        let b = coverage.bounds
+        let padded = try Surface(width: b.width + 2 * e, height: b.height + 2 * e, format: .a8)
+        pixman_image_composite32(PIXMAN_OP_SRC, coverage.surface.image, nil, padded.image, 0, 0, 0, 0, Int32(e), Int32(e),
+                                 Int32(b.width), Int32(b.height))
+        padded.blurAlpha(sigma: shadow.sigma)
+        let origin = (x: b.x - e, y: b.y - e)
+        let target = PixelRect(x: origin.x, y: origin.y, width: padded.width, height: padded.height)
+            .intersection(clip.intersection(surface.bounds))
+        guard !target.isEmpty, let source = Paint.color(shadow.color).pixmanSource(transform: .identity, format: surface.format)
+        else { return }
+        pixman_image_composite32(PIXMAN_OP_OVER, source.image, padded.image, surface.image, 0, 0,
+                                 Int32(target.x - origin.x), Int32(target.y - origin.y), Int32(target.x), Int32(target.y),
+                                 Int32(target.width), Int32(target.height))
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import SceneGraph
+
+@Suite struct ShadowTests {
+    let size = CGSize(width: 60, height: 60)
+
+    /// A 10 × 10 white square on a 40 × 40 white square, centred in 60 × 60 (big: x 10…50,
+    /// small: x 25…35), on white.
+    var squares: some View {
+        ZStack { Color.white.frame(width: 40, height: 40); Color.white.frame(width: 10, height: 10) }
+    }
+
+    @Test func perLeafShadowsFallOnSiblingsGroupShadowsDoNot() throws {
+        // Offset 8, radius 4 (σ = 2). Per leaf, the small square's shadow (x 33…43) lands on the
+        // big square after it was drawn: at x = 39 it is dark. Grouped, the union's shadow lies
+        // behind the big square, which stays white there.
+        let perLeaf = try Renderer().render(squares.shadow(color: .black, radius: 4, x: 8), size: size)
+        let grouped = try Renderer().render(squares.compositingGroup().shadow(color: .black, radius: 4, x: 8), size: size)
+        #expect(perLeaf.pixel(x: 39, y: 30).r < 40, "\(perLeaf.pixel(x: 39, y: 30))")
+        #expect(grouped.pixel(x: 39, y: 30) == RGBA8(255, 255, 255, 255))
+        // Right of the big square both show its shadow (x 18…58), alike.
+        let a = perLeaf.pixel(x: 54, y: 30), b = grouped.pixel(x: 54, y: 30)
+        #expect(a.r < 40 && abs(Int(a.r) - Int(b.r)) <= 1, "\(a) vs \(b)")
+    }
+
+    @Test func shadowProfileIsAGaussianOfHalfTheRadius() throws {
+        // A black shadow of a 40 × 40 square, radius 8 → σ = 4, offset 8. In a 70-wide canvas
+        // the square spans x 15…55, so the shadow's right edge is at 63. Across an edge a
+        // Gaussian blur gives Φ(d/σ): the pixel centred at 62.5 is Φ(0.5/4) = 0.55 covered,
+        // the one at 63.5 Φ(−0.5/4) = 0.45, 1.5σ outside (68.5) Φ(−1.375) = 0.085, and just
+        // right of the square (55.5, 1.875σ inside) Φ(1.875) = 0.97.
+        let view = Color.white.frame(width: 40, height: 40).shadow(color: .black, radius: 8, x: 8)
+        let s = try Renderer().render(view, size: CGSize(width: 70, height: 60))
+        func coverage(_ x: Int) -> Double { 1 - Double(s.pixel(x: x, y: 30).r) / 255 }
+        #expect(abs(coverage(62) - 0.55) < 0.03, "\(coverage(62))")
+        #expect(abs(coverage(63) - 0.45) < 0.03, "\(coverage(63))")
+        #expect(abs(coverage(68) - 0.085) < 0.03, "\(coverage(68))")
+        #expect(abs(coverage(55) - 0.97) < 0.03, "\(coverage(55))")
+    }
+
+    @Test func defaultShadowColourIsSwiftUIs() {
+        let list = Renderer().displayList(for: Color.red.shadow(radius: 2), size: CGSize(width: 10, height: 10))
+        if case let .fill(_, _, _, _, _, shadows)? = list.items.first {
+            #expect(shadows.count == 1 && shadows[0].color == Color(.sRGBLinear, white: 0, opacity: 0.33) && shadows[0].sigma == 1)
+        } else { Issue.record("\(list)") }
+    }
+}
