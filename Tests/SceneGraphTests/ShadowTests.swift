@@ -46,3 +46,17 @@ import SceneGraph
         } else { Issue.record("\(list)") }
     }
 }
+
+@Suite struct GroupShadowTests {
+    @Test func drawingGroupsCastTheirShadowToo() throws {
+        // The same square, with its shadow after a drawing group: drawn once from the image's
+        // alpha, like a compositing group's; the edge value matches the plain leaf's within 1.
+        let size = CGSize(width: 70, height: 60)
+        let leaf = try Renderer().render(Color.white.frame(width: 40, height: 40).shadow(color: .black, radius: 8, x: 8), size: size)
+        let group = try Renderer().render(Color.white.frame(width: 40, height: 40).drawingGroup().shadow(color: .black, radius: 8, x: 8),
+                                          size: size)
+        for x in [56, 60, 62, 63, 66] {
+            #expect(abs(Int(leaf.pixel(x: x, y: 30).r) - Int(group.pixel(x: x, y: 30).r)) <= 1, "x \(x)")
+        }
+    }
+}

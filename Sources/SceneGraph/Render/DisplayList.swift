@@ -21,7 +21,7 @@ public struct DisplayList: Equatable, CustomStringConvertible {
                     lines.append(pad + String(format: "compositingGroup opacity %.3f", opacity)
                                  + (blend == .normal ? "" : " blend \(blend.rawValue)"))
                     walk(children, depth + 1)
-                case let .drawingGroup(opaque, mode, opacity, blend, _, _, children):
+                case let .drawingGroup(opaque, mode, opacity, blend, _, _, _, children):
                     lines.append(pad + String(format: "drawingGroup %@%@ opacity %.3f", mode.rawValue, opaque ? " opaque" : "", opacity)
                                  + (blend == .normal ? "" : " blend \(blend.rawValue)"))
                     walk(children, depth + 1)
@@ -51,14 +51,14 @@ public indirect enum DisplayItem: Equatable {
     /// (device space; ink outside is clipped), converted to the parent's encoding and composited
     /// with `opacity` and `blendMode`.
     case drawingGroup(opaque: Bool, colorMode: ColorRenderingMode, opacity: Double, blendMode: BlendMode,
-                      frame: CGRect, clips: [ClipPath] = [], [DisplayItem])
+                      frame: CGRect, clips: [ClipPath] = [], shadows: [DropShadow] = [], [DisplayItem])
 
     /// Device bounds of the ink (for sizing layers).
     var inkBounds: CGRect {
         switch self {
         case .fill(let path, _, _, _, _, _): path.boundingRect
         case .compositingGroup(_, _, _, _, let children): children.reduce(CGRect.null) { $0.union($1.inkBounds) }
-        case .drawingGroup(_, _, _, _, let frame, _, _): frame
+        case .drawingGroup(_, _, _, _, let frame, _, _, _): frame
         }
     }
 }
@@ -153,29 +153,30 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         lower(secondary, in: alignment.place(s, in: rect), context: context, into: &items)
         if !inFront { lower(primary, in: rect, context: context, into: &items) }
     case let .drawingGroup(opaque, mode, child):
-        var inner = context
-        inner.opacity = 1
-        inner.blendMode = nil
-        inner.clips = []
-        inner.shadows = []
-        var children: [DisplayItem] = []
-        lower(child, in: rect, context: inner, into: &children)
+        let children = lowerIsolated(child, in: rect, context: context)
         if (!children.isEmpty || opaque), context.opacity > 0 {
             items.append(.drawingGroup(opaque: opaque, colorMode: mode, opacity: context.opacity,
                                        blendMode: context.blendMode ?? .normal, frame: rect.applying(context.transform),
-                                       clips: context.clips, children))
+                                       clips: context.clips, shadows: context.shadows, children))
         }
     case .compositingGroup(let child):
-        var inner = context
-        inner.opacity = 1
-        inner.blendMode = nil
-        inner.clips = []
-        inner.shadows = []
-        var children: [DisplayItem] = []
-        lower(child, in: rect, context: inner, into: &children)
+        let children = lowerIsolated(child, in: rect, context: context)
         if !children.isEmpty, context.opacity > 0 {
             items.append(.compositingGroup(opacity: context.opacity, blendMode: context.blendMode ?? .normal,
                                            clips: context.clips, shadows: context.shadows, children))
         }
     }
+}
+
+/// A boundary's content, lowered in a fresh context: the boundary itself takes the outer
+/// opacity, blend mode, clips and shadows, once, for its composite.
+private func lowerIsolated(_ child: ViewNode, in rect: CGRect, context: LowerContext) -> [DisplayItem] {
+    var inner = context
+    inner.opacity = 1
+    inner.blendMode = nil
+    inner.clips = []
+    inner.shadows = []
+    var children: [DisplayItem] = []
+    lower(child, in: rect, context: inner, into: &children)
+    return children
 }

@@ -101,10 +101,11 @@ public final class Renderer {
                 }
                 try surface.composite(layer, at: bounds.x - origin.x, y: bounds.y - origin.y, opacity: opacity, blendMode: blend,
                                       clipMask: mask)
-            case let .drawingGroup(opaque, mode, opacity, blend, _, clips, children):
+            case let .drawingGroup(opaque, mode, opacity, blend, _, clips, shadows, children):
                 // A non-opaque, non-linear group with nothing applied after it composites exactly
                 // as its content would: draw the content in place (pixel-identical, no layer).
-                if !opaque, mode == .nonLinear, opacity == 1, blend == .normal, clips.isEmpty, surface.format == .argb32 {
+                if !opaque, mode == .nonLinear, opacity == 1, blend == .normal, clips.isEmpty, shadows.isEmpty,
+                   surface.format == .argb32 {
                     try draw(children, on: surface, origin: origin)
                     continue
                 }
@@ -119,6 +120,11 @@ public final class Renderer {
                 if !clips.isEmpty {
                     guard let m = try clipMask(clips, shift: shift, surface: surface) else { continue }
                     mask = m
+                }
+                for shadow in shadows {
+                    var s = shadow
+                    s.color = s.color.opacity(opacity)
+                    try canvas.drawShadow(of: layer, at: dx, y: dy, shadow: s)
                 }
                 if format == .rgbaFloat, blend == .normal, mask == nil, surface.format == .argb32 || surface.format == .xrgb32 {
                     // Encoded with the extended transfer function before the opacity applies.
