@@ -1,4 +1,5 @@
 import Compositor
+import SceneGraph
 import Foundation
 import Testing
 
@@ -44,6 +45,10 @@ public func assertSnapshot(of surface: Surface, named name: String? = nil,
                            fileID: String = #fileID, filePath: StaticString = #filePath,
                            line: UInt = #line, column: UInt = #column) -> Bool {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    if record == nil, SnapshotTestingConfiguration.record == nil, let problem = SnapshotRecordMode.environmentProblem {
+        reportFailure(problem, at: site)
+        return false
+    }
     let mode = record ?? SnapshotRecordMode.current
     let testFile = URL(fileURLWithPath: site.path)
     let folder = snapshotDirectory.map { URL(fileURLWithPath: $0) }
@@ -156,4 +161,36 @@ func sanitized(_ name: String) -> String {
     if let paren = s.firstIndex(of: "(") { s = String(s[..<paren]) }
     let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
     return String(s.unicodeScalars.map { allowed.contains($0) ? Character($0) : "-" })
+}
+
+/// Renders `view` into a `size`-point canvas at `scale` device pixels per point over
+/// `background` (nil: transparent) and compares the render with its reference image, exactly as
+/// `assertSnapshot(of: Surface, …)` does. A view that cannot be rendered (a canvas too large,
+/// a zero size) is a test failure stating why, not a trap.
+///
+/// ```swift
+/// @Test func halfOpaqueGroup() {
+///     assertSnapshot(of: ZStack { Circle().fill(.red); Circle().fill(.blue).offset(x: 20) }
+///                        .compositingGroup().opacity(0.5),
+///                    size: CGSize(width: 80, height: 60), scale: 2)
+/// }
+/// ```
+@discardableResult
+public func assertSnapshot<V: View>(of view: V, size: CGSize, scale: Double = 1, background: Color? = .white,
+                                    named name: String? = nil, tolerance: ComparisonTolerance = .exact,
+                                    record: SnapshotRecordMode? = nil, snapshotDirectory: String? = nil,
+                                    testName: String = #function, fileID: String = #fileID,
+                                    filePath: StaticString = #filePath, line: UInt = #line,
+                                    column: UInt = #column) -> Bool {
+    let surface: Surface
+    do {
+        surface = try Renderer().render(view, size: size, scale: scale, background: background)
+    } catch {
+        reportFailure("Cannot render the view for snapshot \(name ?? "(unnamed)"): \(error)",
+                      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+        return false
+    }
+    return assertSnapshot(of: surface, named: name, tolerance: tolerance, record: record,
+                          snapshotDirectory: snapshotDirectory, testName: testName, fileID: fileID,
+                          filePath: filePath, line: line, column: column)
 }

@@ -108,6 +108,38 @@ func says(_ issue: Issue, _ parts: String...) -> Bool {
     @Test func recordModeScopesAndParses() {
         #expect(withSnapshotTesting(record: .never) { SnapshotRecordMode.current } == .never)
         #expect(SnapshotRecordMode(rawValue: "failed") == .failed)
+        // The environment variable: modes in any case are fine; anything else is explained.
+        #expect(SnapshotRecordMode.problem(withEnvironmentValue: nil) == nil)
+        #expect(SnapshotRecordMode.problem(withEnvironmentValue: "") == nil)
+        #expect(SnapshotRecordMode.problem(withEnvironmentValue: "Never") == nil)
+        #expect(SnapshotRecordMode.problem(withEnvironmentValue: "nevr")
+                == "SNAPSHOT_TESTING_RECORD=nevr is not a record mode; use one of all, missing, failed, never (nothing is recorded meanwhile)")
+    }
+}
+
+/// A suite-wide record mode, set by a trait.
+@Suite(.snapshots(record: .never)) struct SuiteRecordModeTests {
+    @Test func theSuiteTraitSetsTheMode() throws {
+        #expect(SnapshotRecordMode.current == .never)
+        let dir = try temporaryFolder()
+        let image = try grey(0x40)
+        withKnownIssue {
+            assertSnapshot(of: image, snapshotDirectory: dir)
+        } matching: { says($0, "No reference image", "record mode never") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
+    @Test(.snapshots(record: .missing)) func aTestTraitOverridesTheSuite() throws {
+        #expect(SnapshotRecordMode.current == .missing)
+    }
+
+    @Test func aCallArgumentOverridesTheSuite() throws {
+        let dir = try temporaryFolder()
+        let image = try grey(0x40)
+        withKnownIssue {
+            assertSnapshot(of: image, record: .missing, snapshotDirectory: dir)
+        } matching: { says($0, "Recorded the snapshot") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["aCallArgumentOverridesTheSuite.1.png"])
     }
 }
 
@@ -125,5 +157,50 @@ func says(_ issue: Issue, _ parts: String...) -> Bool {
             expectPixel(in: s, at: CGPoint(x: 0, y: 0), scale: 3, equals: Color(rgb: 0xFDFDFD), tolerance: 1)
         } matching: { says($0, "is (255, 255, 255, 255), expected (253, 253, 253, 255) within 1; off by 2") }
         #expect(expectPixel(in: s, at: CGPoint(x: 0, y: 0), scale: 3, equals: Color(rgb: 0xFDFDFD), tolerance: 2))
+    }
+}
+
+@Suite struct ViewSnapshotTests {
+    /// Two overlapping squares, composited first and then made half transparent once.
+    var group: some View {
+        ZStack(alignment: .topLeading) {
+            Rectangle().fill(.red).frame(width: 20, height: 20)
+            Rectangle().fill(.blue).frame(width: 20, height: 20).offset(x: 10)
+        }
+        .compositingGroup().opacity(0.5)
+    }
+
+    @Test func viewsRecordThenCompare() throws {
+        let dir = try temporaryFolder()
+        withKnownIssue {
+            assertSnapshot(of: group, size: CGSize(width: 30, height: 20), scale: 2, named: "group",
+                           record: .missing, snapshotDirectory: dir)
+        } matching: { says($0, "Recorded the snapshot", "viewsRecordThenCompare.group.png") }
+        let recorded = try PNG.read(path: dir + "/viewsRecordThenCompare.group.png")
+        // 30×20 points at scale 2 → 60×40 pixels.
+        #expect(recorded.width == 60 && recorded.height == 40)
+        // In the overlap only blue (0x007AFF) shows, the group being composited first; at 0.5
+        // over white: red 0·0.5 + 255·0.5 = 127.5, green 122·0.5 + 255·0.5 = 188.5, blue 255.
+        // Halves may round either way: (128, 189, 255) within 1. Per-leaf opacity would show
+        // red beneath: red 0xFF3B30 at 0.5 gives green 157 first, then blue: (122 + 157)/2 = 139.5.
+        expectPixel(in: recorded, at: CGPoint(x: 15, y: 10), scale: 2, equals: Color(rgb: 0x80BDFF), tolerance: 1)
+        #expect(assertSnapshot(of: group, size: CGSize(width: 30, height: 20), scale: 2, named: "group",
+                               record: .never, snapshotDirectory: dir))
+        // A different background is a different image, reported as such.
+        withKnownIssue {
+            assertSnapshot(of: group, size: CGSize(width: 30, height: 20), scale: 2, background: nil, named: "group",
+                           record: .never, snapshotDirectory: dir)
+        } matching: { says($0, "does not match", "2400 of 2400 pixels differ") }
+    }
+
+    @Test func anUnrenderableViewFailsWithTheReason() throws {
+        let dir = try temporaryFolder()
+        withKnownIssue {
+            assertSnapshot(of: group, size: CGSize(width: 30, height: Double.nan), named: "bad", snapshotDirectory: dir)
+        } matching: { says($0, "Cannot render the view for snapshot bad", "must be finite") }
+        withKnownIssue {
+            assertSnapshot(of: group, size: CGSize(width: 1e300, height: 20), named: "huge", snapshotDirectory: dir)
+        } matching: { says($0, "exceeds the limits") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 }

@@ -107,3 +107,33 @@ struct Circles: View {
         } else { Issue.record("\(circle)") }
     }
 }
+
+@Suite struct RenderCanvasTests {
+    /// Sizes and scales that cannot make a surface are errors naming the canvas, never traps
+    /// (a NaN or 1e300 converted to Int would trap).
+    @Test(arguments: [
+        (CGSize(width: Double.nan, height: 10), 1.0), (CGSize(width: 10, height: -1), 1.0),
+        (CGSize(width: 10, height: 10), 0.0), (CGSize(width: 10, height: 10), -2.0),
+        (CGSize(width: 10, height: 10), Double.infinity),
+    ])
+    func invalidCanvasesAreErrors(size: CGSize, scale: Double) {
+        // Matched by description: a NaN in the payload never equals itself.
+        let error = #expect(throws: RenderError.self) {
+            try Renderer().render(Color.red, size: size, scale: scale)
+        }
+        #expect(error?.description == RenderError.invalidCanvas(size: size, scale: scale).description)
+        #expect(error?.description.contains("at scale \(scale)") == true)
+    }
+
+    @Test func hugeAndEmptyCanvasesAreSurfaceErrors() {
+        #expect(throws: SurfaceError.tooLarge(width: 1_000_000_000_000_000, height: 10)) {
+            try Renderer().render(Color.red, size: CGSize(width: 1e300, height: 10))
+        }
+        #expect(throws: SurfaceError.tooLarge(width: 40000, height: 20)) {
+            try Renderer().render(Color.red, size: CGSize(width: 20000, height: 10), scale: 2)
+        }
+        #expect(throws: SurfaceError.invalidSize(width: 0, height: 10)) {
+            try Renderer().render(Color.red, size: CGSize(width: 0, height: 10))
+        }
+    }
+}

@@ -31,8 +31,17 @@ public final class Renderer {
     /// Renders `view` into a new surface of `size` × `scale` pixels over `background`
     /// (nil: transparent).
     public func render<V: View>(_ view: V, size canvas: CGSize, scale: Double = 1, background: Color? = .white) throws -> Surface {
+        let (w, h) = (canvas.width * scale, canvas.height * scale)
+        guard scale.isFinite, scale > 0, w.isFinite, h.isFinite, w >= 0, h >= 0 else {
+            throw RenderError.invalidCanvas(size: canvas, scale: scale)
+        }
+        // Checked before the conversion to Int, which would trap on a huge value.
+        let limit = Double(SurfaceLimits.maximumDimension)
+        guard w.rounded(.up) <= limit, h.rounded(.up) <= limit else {
+            throw SurfaceError.tooLarge(width: Int(min(w.rounded(.up), 1e15)), height: Int(min(h.rounded(.up), 1e15)))
+        }
         let list = displayList(for: view, size: canvas, scale: scale)
-        let surface = try Surface(width: Int((canvas.width * scale).rounded(.up)), height: Int((canvas.height * scale).rounded(.up)))
+        let surface = try Surface(width: Int(w.rounded(.up)), height: Int(h.rounded(.up)))
         if let background { surface.fill(background) }
         lastLayers = []
         try draw(list.items, on: surface, origin: (0, 0))
@@ -136,6 +145,20 @@ public final class Renderer {
                     try surface.composite(converted, at: dx, y: dy, opacity: opacity, blendMode: blend, clipMask: mask)
                 }
             }
+        }
+    }
+}
+
+/// A canvas the renderer cannot draw into.
+public enum RenderError: Error, CustomStringConvertible, Equatable {
+    /// The size or scale is NaN, infinite or negative, or the scale is zero.
+    case invalidCanvas(size: CGSize, scale: Double)
+
+    public var description: String {
+        switch self {
+        case let .invalidCanvas(size, scale):
+            "cannot render a \(size.width)×\(size.height) canvas at scale \(scale): "
+                + "the size must be finite and non-negative, the scale finite and positive"
         }
     }
 }
