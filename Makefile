@@ -42,8 +42,10 @@ demo: deps
 	.build/release/compose render --demo -o out/demo.png
 	@echo "wrote out/demo.png"
 
+# Reference images are compared, never recorded: a missing one fails (with the command that
+# records it) instead of being written silently, as in CI.
 test: deps
-	$(SWIFT) test
+	SNAPSHOT_TESTING_RECORD=never $(SWIFT) test
 
 # Reference scenes timed side by side with cairo in one process (Benchmarks/ is its own package).
 bench: deps-bench

@@ -74,7 +74,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SceneGraphTests",
-            dependencies: ["SceneGraph"]
+            dependencies: ["SceneGraph", "PixelTesting"],
+            exclude: ["__Snapshots__"]
         ),
         .testTarget(
             name: "PixelTestingTests",

@@ -80,10 +80,9 @@ public func assertSnapshot(of surface: Surface, named name: String? = nil,
         return false
     }
     guard exists else {
-        reportFailure("""
-            No reference image at \(reference.path) (record mode never). \
-            To record it, run: SNAPSHOT_TESTING_RECORD=missing swift test --filter \(cleanTest)
-            """, at: site)
+        let howTo = recordingAdvice(passed: record != nil, scoped: SnapshotTestingConfiguration.record != nil,
+                                    testName: cleanTest)
+        reportFailure("No reference image at \(reference.path) (record mode never); \(howTo)", at: site)
         return false
     }
     let expected: Surface
@@ -121,6 +120,19 @@ public func assertSnapshot(of surface: Surface, named name: String? = nil,
     }
     reportFailure(message, at: site)
     return false
+}
+
+/// How to record a missing reference under `never`, which depends on where `never` came from
+/// (the innermost setting wins): the call's `record:`, a scope or trait, or the environment.
+func recordingAdvice(passed: Bool, scoped: Bool, testName: String) -> String {
+    if passed {
+        "record: .never is passed to this assertion; to record it, pass .missing and run: swift test --filter \(testName)"
+    } else if scoped {
+        "never is set by withSnapshotTesting(record:) or a .snapshots(record:) trait; "
+            + "to record it, change that to .missing and run: swift test --filter \(testName)"
+    } else {
+        "to record it, run: SNAPSHOT_TESTING_RECORD=missing swift test --filter \(testName)"
+    }
 }
 
 /// Expects the pixel at `point` (in points; multiplied by `scale` to find the device pixel)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import PixelTesting
+@testable import PixelTesting
 import SceneGraph
 
 func temporaryFolder() throws -> String {
@@ -40,7 +40,15 @@ func says(_ issue: Issue, _ parts: String...) -> Bool {
         let image = try grey(0x80)
         withKnownIssue {
             assertSnapshot(of: image, record: .never, snapshotDirectory: dir)
-        } matching: { says($0, "No reference image", "SNAPSHOT_TESTING_RECORD=missing swift test --filter neverFailsWithTheCommandThatRecords") }
+        } matching: { says($0, "No reference image", "record: .never is passed to this assertion",
+                           "pass .missing and run: swift test --filter neverFailsWithTheCommandThatRecords") }
+        // Set by a scope: the message says so.
+        withKnownIssue {
+            withSnapshotTesting(record: .never) { _ = assertSnapshot(of: image, snapshotDirectory: dir) }
+        } matching: { says($0, "never is set by withSnapshotTesting(record:) or a .snapshots(record:) trait") }
+        // Set by the environment (not set here: the variable would leak into parallel tests).
+        #expect(recordingAdvice(passed: false, scoped: false, testName: "t")
+                == "to record it, run: SNAPSHOT_TESTING_RECORD=missing swift test --filter t")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 
@@ -98,8 +106,8 @@ func says(_ issue: Issue, _ parts: String...) -> Bool {
         let dir = try temporaryFolder()
         let (one, two) = (try grey(1), try grey(2))
         withKnownIssue {
-            assertSnapshot(of: one, snapshotDirectory: dir)
-            assertSnapshot(of: two, snapshotDirectory: dir)
+            assertSnapshot(of: one, record: .missing, snapshotDirectory: dir)
+            assertSnapshot(of: two, record: .missing, snapshotDirectory: dir)
         } matching: { says($0, "Recorded") }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
                 == ["unnamedSnapshotsAreNumberedPerTest.1.png", "unnamedSnapshotsAreNumberedPerTest.2.png"])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SceneGraph
+import PixelTesting
 
 /// The three circles of SwiftUI's compositing-group example. At 200 × 120 points and scale 3
 /// this is exactly SCENES.md's S1 (64 pt circles → r = 96 px, centres at (82, 100, 118) pt
@@ -18,8 +19,13 @@ struct Circles: View {
 @Suite struct CompositingTests {
     let size = CGSize(width: 200, height: 120)
 
-    func expect(_ p: RGBA8, _ r: Int, _ g: Int, _ b: Int, _ label: String) {
-        #expect(abs(Int(p.r) - r) <= 1 && abs(Int(p.g) - g) <= 1 && abs(Int(p.b) - b) <= 1 && p.a == 255, "\(label): \(p)")
+    /// The opaque device pixel (x, y) of `s` is (r, g, b) within 1 (PixelTesting's probe, which
+    /// reports both values and the difference at the caller's line).
+    func expect(_ s: Surface, _ x: Int, _ y: Int, _ r: Int, _ g: Int, _ b: Int,
+                fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+        let colour = Color(rgb: UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b))
+        expectPixel(in: s, at: CGPoint(x: x, y: y), equals: colour, tolerance: 1,
+                    fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     @Test func perLeafOpacityMixesAllThreeColours() throws {
@@ -27,9 +33,9 @@ struct Circles: View {
         // A8): blue only (191, 221, 255); inside all three (219, 170, 159). No layer.
         let renderer = Renderer()
         let s = try renderer.render(Circles().opacity(0.25), size: size, scale: 3)
-        expect(s.pixel(x: 186, y: 180), 191, 221, 255, "blue only")
-        expect(s.pixel(x: 260, y: 180), 219, 170, 159, "all three")
-        expect(s.pixel(x: 300, y: 180), 219, 170, 159, "all three")
+        expect(s, 186, 180, 191, 221, 255) // blue only
+        expect(s, 260, 180, 219, 170, 159) // all three
+        expect(s, 300, 180, 219, 170, 159) // all three
         #expect(renderer.lastLayers.isEmpty)
     }
 
@@ -38,9 +44,9 @@ struct Circles: View {
         // the others), then the layer at 0.25: S1b's (255, 228, 191); blue only (191, 222, 255).
         let renderer = Renderer()
         let s = try renderer.render(Circles().compositingGroup().opacity(0.25), size: size, scale: 3)
-        expect(s.pixel(x: 186, y: 180), 191, 222, 255, "blue only")
-        expect(s.pixel(x: 260, y: 180), 255, 228, 191, "all three")
-        expect(s.pixel(x: 300, y: 180), 255, 228, 191, "all three")
+        expect(s, 186, 180, 191, 222, 255) // blue only
+        expect(s, 260, 180, 255, 228, 191) // all three
+        expect(s, 300, 180, 255, 228, 191) // all three
         // One layer at the circles' ink bounds plus 2 px: the three circles span x (82 − 32)·3 =
         // 150 … (118 + 32)·3 = 450 and y (60 − 32)·3 = 84 … 276, so [148, 82, 304, 196]:
         // 304·196·4 = 238,336 bytes, not the canvas.
@@ -52,7 +58,7 @@ struct Circles: View {
         // still reaches each leaf: the per-leaf result, through one layer.
         let renderer = Renderer()
         let s = try renderer.render(Circles().opacity(0.25).compositingGroup(), size: size, scale: 3)
-        expect(s.pixel(x: 260, y: 180), 219, 170, 159, "all three")
+        expect(s, 260, 180, 219, 170, 159) // all three
         #expect(renderer.lastLayers.count == 1)
     }
 
