@@ -12,28 +12,33 @@ public struct DropShadow: Equatable, Sendable {
 extension Canvas {
     /// Draws `shadow` of `path` (its coverage, offset and blurred) beneath where the path will
     /// be drawn: only an A8 mask the size of the shadow is allocated, never a colour layer.
+    /// - Returns: the blurred A8 mask's bounds in this canvas's pixels (an offscreen image of
+    ///   one byte a pixel), or nil when nothing was drawn.
+    @discardableResult
     public func drawShadow(of path: Path, fillRule: FillRule = .nonZero, transform: CGAffineTransform = .identity,
-                           shadow: DropShadow) throws {
+                           shadow: DropShadow) throws -> PixelRect? {
         let moved = path.applying(transform.concatenating(CGAffineTransform(translationX: shadow.offset.width, y: shadow.offset.height)))
         let e = gaussianExtent(sigma: shadow.sigma)
         let region = clip.intersection(surface.bounds)
         let reach = PixelRect(x: region.x - e, y: region.y - e, width: region.width + 2 * e, height: region.height + 2 * e)
-        guard let coverage = try CoverageMask.make(moved, fillRule: fillRule, within: reach, rasterizer: rasterizer) else { return }
-        try composite(shadow: shadow, coverage: coverage)
+        guard let coverage = try CoverageMask.make(moved, fillRule: fillRule, within: reach, rasterizer: rasterizer) else { return nil }
+        return try composite(shadow: shadow, coverage: coverage)
     }
 
     /// Draws `shadow` of an already rendered layer placed at (`x`, `y`) (its alpha, offset and
     /// blurred): the shadow of a compositing group.
-    public func drawShadow(of layer: Surface, at x: Int, y: Int, shadow: DropShadow) throws {
+    /// - Returns: the blurred A8 mask's bounds in this canvas's pixels.
+    @discardableResult
+    public func drawShadow(of layer: Surface, at x: Int, y: Int, shadow: DropShadow) throws -> PixelRect? {
         let alpha = try Surface(width: layer.width, height: layer.height, format: .a8)
         pixman_image_composite32(PIXMAN_OP_SRC, layer.image, nil, alpha.image, 0, 0, 0, 0, 0, 0,
                                  Int32(layer.width), Int32(layer.height))
         let dx = Int(shadow.offset.width.rounded()), dy = Int(shadow.offset.height.rounded())
-        try composite(shadow: shadow, coverage: CoverageMask(surface: alpha, bounds: PixelRect(x: x + dx, y: y + dy,
+        return try composite(shadow: shadow, coverage: CoverageMask(surface: alpha, bounds: PixelRect(x: x + dx, y: y + dy,
                                                                                               width: layer.width, height: layer.height)))
     }
 
-    private func composite(shadow: DropShadow, coverage: CoverageMask) throws {
+    private func composite(shadow: DropShadow, coverage: CoverageMask) throws -> PixelRect {
         // Room for the blur to spread, then blur.
         let e = gaussianExtent(sigma: shadow.sigma)
         let b = coverage.bounds
@@ -44,10 +49,12 @@ extension Canvas {
         let origin = (x: b.x - e, y: b.y - e)
         let target = PixelRect(x: origin.x, y: origin.y, width: padded.width, height: padded.height)
             .intersection(clip.intersection(surface.bounds))
+        let maskBounds = PixelRect(x: origin.x, y: origin.y, width: padded.width, height: padded.height)
         guard !target.isEmpty, let source = Paint.color(shadow.color).pixmanSource(transform: .identity, format: surface.format)
-        else { return }
+        else { return maskBounds }
         pixman_image_composite32(PIXMAN_OP_OVER, source.image, padded.image, surface.image, 0, 0,
                                  Int32(target.x - origin.x), Int32(target.y - origin.y), Int32(target.x), Int32(target.y),
                                  Int32(target.width), Int32(target.height))
+        return maskBounds
     }
 }

@@ -7,8 +7,15 @@ import Foundation
 /// ```
 public final class Renderer {
     private let rasterizer = Rasterizer()
-    /// Offscreen layers the last render allocated, with their device bounds.
-    public private(set) var lastLayers: [PixelRect] = []
+    private var recorder = StatsRecorder()
+    /// What the last render cost: leaf draws, every offscreen image (kind, bounds, bytes), the
+    /// peak of offscreen bytes alive at once, and milliseconds per phase.
+    public private(set) var lastStats = RenderStats()
+    /// The group layers (compositing and drawing groups) the last render allocated, with their
+    /// device bounds.
+    public var lastLayers: [PixelRect] {
+        lastStats.layers.filter { $0.kind != .shadow }.map { PixelRect(x: $0.bounds[0], y: $0.bounds[1], width: $0.bounds[2], height: $0.bounds[3]) }
+    }
 
     public init() {}
 
@@ -19,12 +26,22 @@ public final class Renderer {
     /// The view laid out in a canvas of `size` points (proposed to the view, the chosen size
     /// centred, as a window does) and lowered to device space at `scale`.
     public func displayList<V: View>(for view: V, size canvas: CGSize, scale: Double = 1) -> DisplayList {
-        let node = resolve(view)
-        let chosen = SceneGraph.size(of: node, proposal: ProposedSize(width: canvas.width, height: canvas.height))
-        let rect = Alignment.center.place(chosen, in: CGRect(origin: .zero, size: canvas))
+        var unused = StatsRecorder()
+        return displayList(for: view, size: canvas, scale: scale, recorder: &unused)
+    }
+
+    private func displayList<V: View>(for view: V, size canvas: CGSize, scale: Double,
+                                      recorder: inout StatsRecorder) -> DisplayList {
+        let (node, rect) = recorder.time("layout") {
+            let node = resolve(view)
+            let chosen = SceneGraph.size(of: node, proposal: ProposedSize(width: canvas.width, height: canvas.height))
+            return (node, Alignment.center.place(chosen, in: CGRect(origin: .zero, size: canvas)))
+        }
         var items: [DisplayItem] = []
-        lower(node, in: rect, context: LowerContext(transform: CGAffineTransform(scaleX: scale, y: scale), opacity: 1, blendMode: nil),
-              into: &items)
+        recorder.time("lowering") {
+            lower(node, in: rect, context: LowerContext(transform: CGAffineTransform(scaleX: scale, y: scale), opacity: 1, blendMode: nil),
+                  into: &items)
+        }
         return DisplayList(items: items)
     }
 
@@ -40,10 +57,11 @@ public final class Renderer {
         guard w.rounded(.up) <= limit, h.rounded(.up) <= limit else {
             throw SurfaceError.tooLarge(width: Int(min(w.rounded(.up), 1e15)), height: Int(min(h.rounded(.up), 1e15)))
         }
-        let list = displayList(for: view, size: canvas, scale: scale)
+        recorder = StatsRecorder()
+        defer { lastStats = recorder.stats }
+        let list = displayList(for: view, size: canvas, scale: scale, recorder: &recorder)
         let surface = try Surface(width: Int(w.rounded(.up)), height: Int(h.rounded(.up)))
         if let background { surface.fill(background) }
-        lastLayers = []
         try draw(list.items, on: surface, origin: (0, 0))
         return surface
     }
@@ -91,12 +109,19 @@ public final class Renderer {
                     guard let m = try clipMask(clips, shift: shift, surface: surface) else { continue }
                     mask = m
                 }
-                for shadow in shadows { try canvas.drawShadow(of: path, fillRule: rule, transform: shift, shadow: shadow) }
-                try canvas.fill(path, with: .color(color), fillRule: rule, transform: shift, blendMode: blend, clipMask: mask)
+                for shadow in shadows {
+                    let b = try recorder.time("filters") { try canvas.drawShadow(of: path, fillRule: rule, transform: shift, shadow: shadow) }
+                    recorder.transient(.shadow, b, bytesPerPixel: 1)
+                }
+                try recorder.time("rasterization") {
+                    try canvas.fill(path, with: .color(color), fillRule: rule, transform: shift, blendMode: blend, clipMask: mask)
+                }
+                recorder.stats.leafDraws += 1
             case let .compositingGroup(opacity, blend, clips, shadows, children):
                 guard let bounds = layerBounds(item, surface: surface, origin: origin) else { continue }
-                lastLayers.append(bounds)
                 let layer = try Surface(width: bounds.width, height: bounds.height)
+                let bytes = recorder.allocate(.compositingGroup, bounds, bytesPerPixel: layer.format.bytesPerPixel)
+                defer { recorder.release(bytes) }
                 try draw(children, on: layer, origin: (bounds.x, bounds.y))
                 var mask: CoverageMask?
                 if !clips.isEmpty {
@@ -106,10 +131,15 @@ public final class Renderer {
                 for shadow in shadows {
                     var s = shadow
                     s.color = s.color.opacity(opacity)
-                    try canvas.drawShadow(of: layer, at: bounds.x - origin.x, y: bounds.y - origin.y, shadow: s)
+                    let b = try recorder.time("filters") {
+                        try canvas.drawShadow(of: layer, at: bounds.x - origin.x, y: bounds.y - origin.y, shadow: s)
+                    }
+                    recorder.transient(.shadow, b, bytesPerPixel: 1)
                 }
-                try surface.composite(layer, at: bounds.x - origin.x, y: bounds.y - origin.y, opacity: opacity, blendMode: blend,
-                                      clipMask: mask)
+                try recorder.time("composition") {
+                    try surface.composite(layer, at: bounds.x - origin.x, y: bounds.y - origin.y, opacity: opacity, blendMode: blend,
+                                          clipMask: mask)
+                }
             case let .drawingGroup(opaque, mode, opacity, blend, _, clips, shadows, children):
                 // A non-opaque, non-linear group with nothing applied after it composites exactly
                 // as its content would: draw the content in place (pixel-identical, no layer).
@@ -119,10 +149,11 @@ public final class Renderer {
                     continue
                 }
                 guard let bounds = layerBounds(item, surface: surface, origin: origin) else { continue }
-                lastLayers.append(bounds)
                 let format: PixelFormat = opaque ? .xrgb32 : mode == .linear ? .argb32Linear
                     : mode == .extendedLinear ? .rgbaFloat : .argb32
                 let layer = try Surface(width: bounds.width, height: bounds.height, format: format)
+                let bytes = recorder.allocate(.drawingGroup, bounds, bytesPerPixel: format.bytesPerPixel)
+                defer { recorder.release(bytes) }
                 try draw(children, on: layer, origin: (bounds.x, bounds.y))
                 let (dx, dy) = (bounds.x - origin.x, bounds.y - origin.y)
                 var mask: CoverageMask?
@@ -133,16 +164,19 @@ public final class Renderer {
                 for shadow in shadows {
                     var s = shadow
                     s.color = s.color.opacity(opacity)
-                    try canvas.drawShadow(of: layer, at: dx, y: dy, shadow: s)
+                    let b = try recorder.time("filters") { try canvas.drawShadow(of: layer, at: dx, y: dy, shadow: s) }
+                    recorder.transient(.shadow, b, bytesPerPixel: 1)
                 }
-                if format == .rgbaFloat, blend == .normal, mask == nil, surface.format == .argb32 || surface.format == .xrgb32 {
-                    // Encoded with the extended transfer function before the opacity applies.
-                    surface.compositeExtended(layer, at: dx, y: dy, opacity: opacity)
-                } else {
-                    // Into the parent's encoding (an opaque image stays opaque), then composited.
-                    let converted = layer.format == surface.format ? layer
-                        : try layer.converted(to: surface.format == .xrgb32 ? .argb32 : surface.format)
-                    try surface.composite(converted, at: dx, y: dy, opacity: opacity, blendMode: blend, clipMask: mask)
+                try recorder.time("composition") {
+                    if format == .rgbaFloat, blend == .normal, mask == nil, surface.format == .argb32 || surface.format == .xrgb32 {
+                        // Encoded with the extended transfer function before the opacity applies.
+                        surface.compositeExtended(layer, at: dx, y: dy, opacity: opacity)
+                    } else {
+                        // Into the parent's encoding (an opaque image stays opaque), then composited.
+                        let converted = layer.format == surface.format ? layer
+                            : try layer.converted(to: surface.format == .xrgb32 ? .argb32 : surface.format)
+                        try surface.composite(converted, at: dx, y: dy, opacity: opacity, blendMode: blend, clipMask: mask)
+                    }
                 }
             }
         }

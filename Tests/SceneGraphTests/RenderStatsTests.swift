@@ -1,0 +1,84 @@
+import Foundation
+import SceneGraph
+import Testing
+
+@Suite struct RenderStatsTests {
+    let size = CGSize(width: 200, height: 120)
+
+    @Test func perLeafOpacityMakesNoLayer() throws {
+        let renderer = Renderer()
+        _ = try renderer.render(Circles().opacity(0.25), size: size, scale: 3)
+        let stats = renderer.lastStats
+        #expect(stats.leafDraws == 3)
+        #expect(stats.layers.isEmpty)
+        #expect(stats.peakOffscreenBytes == 0)
+    }
+
+    @Test func aCompositingGroupIsOneLayerOfItsBoundsTimesFour() throws {
+        // The circles' ink at 3×: x 150 … 450, y 84 … 276 (r = 96 around (246 … 354, 180));
+        // plus the 2 px margin: [148, 82, 304, 196] → 304 · 196 · 4 = 238,336 bytes.
+        let renderer = Renderer()
+        _ = try renderer.render(Circles().compositingGroup().opacity(0.25), size: size, scale: 3)
+        let stats = renderer.lastStats
+        #expect(stats.leafDraws == 3)
+        #expect(stats.layers == [RenderStats.Layer(kind: .compositingGroup, bounds: PixelRect(x: 148, y: 82, width: 304, height: 196),
+                                                   bytesPerPixel: 4)])
+        #expect(stats.layers[0].bytes == 238_336 && stats.layers[0].pixels == 59_584)
+        #expect(stats.peakOffscreenBytes == 238_336)
+    }
+
+    @Test func nestedLayersAddUpAtThePeakSiblingsDoNot() throws {
+        // Two 10 × 10 squares side by side, each its own group, inside an outer group.
+        // Each inner layer: (10 + 2·2)² · 4 = 784 bytes; the outer one 34 · 14 · 4 = 1,904.
+        // The inner layers live one after the other: peak = outer + one inner.
+        let square = Color.red.frame(width: 10, height: 10).compositingGroup()
+        let view = HStack(spacing: 10) { square; square }.compositingGroup()
+        let renderer = Renderer()
+        _ = try renderer.render(view, size: CGSize(width: 50, height: 20))
+        let stats = renderer.lastStats
+        #expect(stats.layers.map(\.kind) == [.compositingGroup, .compositingGroup, .compositingGroup])
+        let (outer, inner) = (stats.layers[0], stats.layers[1])
+        // The HStack is 30 × 10, centred in 50 × 20: x 10 … 40, y 5 … 15; with margins 34 × 14.
+        #expect(outer.bounds == [8, 3, 34, 14] && outer.bytes == 1_904)
+        #expect(inner.bounds == [8, 3, 14, 14] && inner.bytes == 784)
+        #expect(stats.layers[2].bounds == [28, 3, 14, 14])
+        #expect(stats.peakOffscreenBytes == 1_904 + 784)
+        #expect(stats.leafDraws == 2)
+    }
+
+    @Test func shadowsAndDrawingGroupsAreCounted() throws {
+        // A 20 × 20 square at (10, 10) with a shadow of radius 4 (σ = 2, blur extent ⌈3σ⌉ = 6)
+        // offset by (3, 3): the mask covers the moved square [13, 13, 20, 20] plus 6 each side,
+        // [7, 7, 32, 32], one byte a pixel.
+        let renderer = Renderer()
+        let square = Color.red.frame(width: 20, height: 20)
+        _ = try renderer.render(square.shadow(color: .black, radius: 4, x: 3, y: 3), size: CGSize(width: 40, height: 40))
+        #expect(renderer.lastStats.layers == [RenderStats.Layer(kind: .shadow, bounds: PixelRect(x: 7, y: 7, width: 32, height: 32),
+                                                                bytesPerPixel: 1)])
+        #expect(renderer.lastStats.peakOffscreenBytes == 1_024)
+        // An extended-linear drawing group stores 16 bytes a pixel: 20 · 20 · 16 = 6,400.
+        _ = try renderer.render(square.drawingGroup(colorMode: .extendedLinear).opacity(0.5), size: CGSize(width: 40, height: 40))
+        #expect(renderer.lastStats.layers == [RenderStats.Layer(kind: .drawingGroup, bounds: PixelRect(x: 10, y: 10, width: 20, height: 20),
+                                                                bytesPerPixel: 16)])
+        #expect(renderer.lastStats.layers[0].bytes == 6_400)
+        #expect(renderer.lastLayers == [PixelRect(x: 10, y: 10, width: 20, height: 20)])
+    }
+
+    @Test func phasesAndJSON() throws {
+        let renderer = Renderer()
+        _ = try renderer.render(Circles().compositingGroup().shadow(radius: 3), size: size, scale: 2)
+        let stats = renderer.lastStats
+        #expect(Set(stats.phasesMs.keys) == Set(RenderStats.phases))
+        #expect(stats.phasesMs.values.allSatisfy { $0 >= 0 && $0.isFinite })
+        #expect(stats.phasesMs["rasterization"]! > 0 && stats.phasesMs["filters"]! > 0)
+        // The group's shadow mask is made while the group's layer is alive.
+        #expect(stats.peakOffscreenBytes == stats.layers[0].bytes + stats.layers[1].bytes)
+        let object = try JSONSerialization.jsonObject(with: try stats.json()) as! [String: Any]
+        #expect(Set(object.keys) == ["leafDraws", "layers", "peakOffscreenBytes", "phasesMs"])
+        let layers = object["layers"] as! [[String: Any]]
+        #expect(layers.map { $0["kind"] as! String } == ["compositingGroup", "shadow"])
+        #expect(layers[0]["bounds"] as! [Int] == stats.layers[0].bounds)
+        #expect(try JSONDecoder().decode(RenderStats.self, from: try stats.json()) == stats)
+        #expect(stats.table.contains("compositingGroup") && stats.table.contains("peak offscreen bytes"))
+    }
+}
