@@ -82,3 +82,42 @@ import Testing
         #expect(stats.table.contains("compositingGroup") && stats.table.contains("peak offscreen bytes"))
     }
 }
+
+@Suite struct RenderOverlayTests {
+    let size = CGSize(width: 200, height: 120)
+
+    @Test func offscreenTintsLayersOnceAndNothingElse() throws {
+        let renderer = Renderer()
+        // Per leaf: no layer, so the overlay changes no pixel.
+        let plain = try renderer.render(Circles().opacity(0.25), size: size, scale: 3)
+        let tinted = try renderer.render(Circles().opacity(0.25), size: size, scale: 3)
+        try renderer.lastStats.drawOverlay(.offscreen, on: tinted)
+        #expect(try tinted.compare(to: plain).differingPixels == 0)
+
+        // Two nested groups: the outer [148, 82, 304, 196] contains the inner; white inside both
+        // (at (150, 84), outside the circles' ink) becomes yellow 0xFFCC00 at 0.5 over white,
+        // tinted once: (255, 0.5·204 + 127.5 = 229.5, 0 + 127.5 = 127.5), ±1 for the halves.
+        let grouped = Circles().compositingGroup().compositingGroup().opacity(0.25)
+        let s = try renderer.render(grouped, size: size, scale: 3)
+        #expect(renderer.lastStats.layers.count == 2)
+        try renderer.lastStats.drawOverlay(.offscreen, on: s)
+        let p = s.pixel(x: 150, y: 84)
+        #expect(p.r == 255 && abs(Int(p.g) - 230) <= 1 && abs(Int(p.b) - 128) <= 1, "\(p)")
+        // Outside the layer the white stays.
+        #expect(s.pixel(x: 146, y: 84) == RGBA8(255, 255, 255, 255))
+    }
+
+    @Test func layersOutlinesEachLayerInItsKindsColour() throws {
+        let renderer = Renderer()
+        let s = try renderer.render(Circles().compositingGroup().opacity(0.25), size: size, scale: 3)
+        try renderer.lastStats.drawOverlay(.layers, on: s)
+        // The layer [148, 82, 304, 196]: its outermost pixels are red (0xFF3B30), the next ring in
+        // is the white background again.
+        for (x, y) in [(148, 82), (451, 82), (148, 277), (300, 82), (148, 180)] {
+            #expect(s.pixel(x: x, y: y) == RGBA8(0xFF, 0x3B, 0x30, 255), "(\(x), \(y))")
+        }
+        #expect(s.pixel(x: 149, y: 83) == RGBA8(255, 255, 255, 255))
+        #expect(s.pixel(x: 147, y: 82) == RGBA8(255, 255, 255, 255))
+        #expect(RenderOverlay.colour(of: .drawingGroup) == .blue && RenderOverlay.colour(of: .shadow) == .purple)
+    }
+}

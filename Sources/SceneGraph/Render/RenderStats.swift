@@ -60,13 +60,16 @@ public struct RenderStats: Sendable, Codable, Equatable {
         var lines = ["leaf draws           \(leafDraws)",
                      "layers               \(layers.count)",
                      "peak offscreen bytes \(peakOffscreenBytes)"]
+        func padded(_ text: String, _ width: Int) -> String {
+            text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+        }
         for (i, layer) in layers.enumerated() {
             let b = layer.bounds
-            lines.append(String(format: "  %2d %-17@ x %5d y %5d  %5d × %-5d %10d bytes", i + 1, layer.kind.rawValue as NSString,
-                                b[0], b[1], b[2], b[3], layer.bytes))
+            lines.append(String(format: "  %2d ", i + 1) + padded(layer.kind.rawValue, 17)
+                         + String(format: "x %5d y %5d  %5d × %-5d %10d bytes", b[0], b[1], b[2], b[3], layer.bytes))
         }
         for phase in RenderStats.phases {
-            lines.append(String(format: "%-20@ %9.3f ms", phase as NSString, phasesMs[phase] ?? 0))
+            lines.append(padded(phase, 20) + String(format: " %9.3f ms", phasesMs[phase] ?? 0))
         }
         return lines.joined(separator: "\n")
     }
