@@ -121,3 +121,41 @@ import Testing
         #expect(RenderOverlay.colour(of: .drawingGroup) == .blue && RenderOverlay.colour(of: .shadow) == .purple)
     }
 }
+
+@Suite struct RenderTraceTests {
+    @Test func spansNestAndSerializeAsChromeTraceEvents() throws {
+        let renderer = Renderer()
+        let view = HStack {
+            Circles().compositingGroup().shadow(radius: 3)
+            Circles().shadow(radius: 2)
+        }
+        _ = try renderer.render(view, size: CGSize(width: 300, height: 100), scale: 2)
+        let (stats, trace) = (renderer.lastStats, renderer.lastTrace)
+        // One span for the render, one per timed call (2 layout/lowering, 6 leaves, 1 group
+        // composite, 4 shadows), one per offscreen image.
+        #expect(trace.spans.first?.name == "render")
+        #expect(trace.spans.filter { $0.category == "layer" }.map(\.name) .sorted()
+                == stats.layers.map(\.kind.rawValue).sorted())
+        #expect(trace.spans.filter { $0.category == "phase" }.count == 2 + stats.leafDraws + 1 + 4)
+        // Spans on one thread must nest: any two are disjoint or one contains the other.
+        let eps = 1e-6
+        for a in trace.spans {
+            for b in trace.spans {
+                let (a0, a1, b0, b1) = (a.start, a.start + a.duration, b.start, b.start + b.duration)
+                let disjoint = a1 <= b0 + eps || b1 <= a0 + eps
+                let aInB = a0 >= b0 - eps && a1 <= b1 + eps, bInA = b0 >= a0 - eps && b1 <= a1 + eps
+                #expect(disjoint || aInB || bInA, "\(a) vs \(b)")
+            }
+        }
+        // The group's composite happens inside the group layer's span.
+        let group = try #require(trace.spans.first { $0.name == "compositingGroup" })
+        #expect(trace.spans.contains { $0.name == "composition" && $0.start >= group.start
+                                       && $0.start + $0.duration <= group.start + group.duration })
+        let json = try JSONSerialization.jsonObject(with: try trace.chromeTraceJSON()) as! [String: Any]
+        let events = json["traceEvents"] as! [[String: Any]]
+        #expect(events.count == trace.spans.count)
+        #expect(events.allSatisfy { $0["ph"] as? String == "X" && $0["ts"] is Double && $0["dur"] is Double })
+        #expect((events.first { $0["name"] as? String == "compositingGroup" }?["args"] as? [String: String])?["bytes"]
+                == "\(stats.layers(.compositingGroup)[0].bytes)")
+    }
+}

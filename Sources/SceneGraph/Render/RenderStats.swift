@@ -85,23 +85,66 @@ public struct RenderStats: Sendable, Codable, Equatable {
     }
 }
 
-/// Accumulates a render's statistics; timing uses the monotonic clock.
+/// A render's timeline: one span per timed call (named by its phase) and per offscreen image
+/// (from its allocation to its release), nested by time, as Chrome's Trace Event format wants.
+public struct RenderTrace: Sendable, Equatable {
+    public struct Span: Sendable, Equatable {
+        public var name: String
+        /// `render`, `phase` or `layer`.
+        public var category: String
+        /// Microseconds since the render began.
+        public var start: Double
+        public var duration: Double
+        public var args: [String: String] = [:]
+    }
+    public var spans: [Span] = []
+
+    /// Chrome Trace Event JSON ("X" complete events, microseconds), loadable in Perfetto
+    /// (ui.perfetto.dev) or chrome://tracing.
+    public func chromeTraceJSON() throws -> Data {
+        let events: [[String: Any]] = spans.map { span in
+            var event: [String: Any] = ["name": span.name, "cat": span.category, "ph": "X", "ts": span.start,
+                                        "dur": span.duration, "pid": 1, "tid": 1]
+            if !span.args.isEmpty { event["args"] = span.args }
+            return event
+        }
+        return try JSONSerialization.data(withJSONObject: ["traceEvents": events, "displayTimeUnit": "ms"],
+                                          options: [.prettyPrinted, .sortedKeys])
+    }
+}
+
+/// Accumulates a render's statistics and timeline; timing uses the monotonic clock.
 struct StatsRecorder {
     var stats = RenderStats()
+    var trace = RenderTrace()
     private var liveBytes = 0
     private let clock = ContinuousClock()
+    private let origin: ContinuousClock.Instant
+    /// The interval of the last timed call, in microseconds since `origin`.
+    private var lastInterval = (start: 0.0, duration: 0.0)
+    /// Open layers: index into `stats.layers`, start time.
+    private var open: [(index: Int, start: Double)] = []
 
     init() {
+        origin = clock.now
         for phase in RenderStats.phases { stats.phasesMs[phase] = 0 }
     }
 
-    /// Runs `body`, adding its duration to `phase`.
+    private func microseconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) * 1e-12
+    }
+
+    /// Microseconds since the render began.
+    var now: Double { microseconds(clock.now - origin) }
+
+    /// Runs `body`, adding its duration to `phase` and a span to the trace.
     mutating func time<R>(_ phase: String, _ body: () throws -> R) rethrows -> R {
-        let start = clock.now
+        let start = now
         defer {
-            let d = clock.now - start
-            let ms = Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) * 1e-15
-            stats.phasesMs[phase, default: 0] += ms
+            let duration = now - start
+            stats.phasesMs[phase, default: 0] += duration / 1e3
+            lastInterval = (start, duration)
+            trace.spans.append(.init(name: phase, category: "phase", start: start, duration: duration))
         }
         return try body()
     }
@@ -110,16 +153,35 @@ struct StatsRecorder {
     mutating func allocate(_ kind: RenderStats.LayerKind, _ bounds: PixelRect, bytesPerPixel: Int) -> Int {
         let layer = RenderStats.Layer(kind: kind, bounds: bounds, bytesPerPixel: bytesPerPixel)
         stats.layers.append(layer)
+        open.append((stats.layers.count - 1, now))
         liveBytes += layer.bytes
         stats.peakOffscreenBytes = max(stats.peakOffscreenBytes, liveBytes)
         return layer.bytes
     }
 
-    mutating func release(_ bytes: Int) { liveBytes -= bytes }
+    /// The innermost open layer (of `bytes`) is gone.
+    mutating func release(_ bytes: Int) {
+        liveBytes -= bytes
+        guard let (index, start) = open.popLast() else { return }
+        trace.spans.append(layerSpan(stats.layers[index], start: start, duration: now - start))
+    }
 
-    /// A transient image (a shadow's mask) made and dropped while `liveBytes` stay alive.
+    /// A transient image (a shadow's mask), alive during the last timed call.
     mutating func transient(_ kind: RenderStats.LayerKind, _ bounds: PixelRect?, bytesPerPixel: Int) {
         guard let bounds else { return }
-        release(allocate(kind, bounds, bytesPerPixel: bytesPerPixel))
+        let layer = RenderStats.Layer(kind: kind, bounds: bounds, bytesPerPixel: bytesPerPixel)
+        stats.layers.append(layer)
+        stats.peakOffscreenBytes = max(stats.peakOffscreenBytes, liveBytes + layer.bytes)
+        trace.spans.append(layerSpan(layer, start: lastInterval.start, duration: lastInterval.duration))
+    }
+
+    private func layerSpan(_ layer: RenderStats.Layer, start: Double, duration: Double) -> RenderTrace.Span {
+        .init(name: layer.kind.rawValue, category: "layer", start: start, duration: duration,
+              args: ["bounds": "\(layer.bounds)", "bytes": "\(layer.bytes)"])
+    }
+
+    /// Closes the trace with a span for the whole render.
+    mutating func finish() {
+        trace.spans.insert(.init(name: "render", category: "render", start: 0, duration: now), at: 0)
     }
 }

@@ -11,6 +11,8 @@ public final class Renderer {
     /// What the last render cost: leaf draws, every offscreen image (kind, bounds, bytes), the
     /// peak of offscreen bytes alive at once, and milliseconds per phase.
     public private(set) var lastStats = RenderStats()
+    /// The last render's timeline (phases and layers as nested spans), for Perfetto.
+    public private(set) var lastTrace = RenderTrace()
     /// The group layers (compositing and drawing groups) the last render allocated, with their
     /// device bounds.
     public var lastLayers: [PixelRect] {
@@ -58,7 +60,10 @@ public final class Renderer {
             throw SurfaceError.tooLarge(width: Int(min(w.rounded(.up), 1e15)), height: Int(min(h.rounded(.up), 1e15)))
         }
         recorder = StatsRecorder()
-        defer { lastStats = recorder.stats }
+        defer {
+            recorder.finish()
+            (lastStats, lastTrace) = (recorder.stats, recorder.trace)
+        }
         let list = displayList(for: view, size: canvas, scale: scale, recorder: &recorder)
         let surface = try Surface(width: Int(w.rounded(.up)), height: Int(h.rounded(.up)))
         if let background { surface.fill(background) }
