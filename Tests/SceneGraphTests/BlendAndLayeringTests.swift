@@ -63,10 +63,10 @@ import SceneGraph
             .background(Color.blue)
             .overlay(alignment: .topLeading) { Color.white.frame(width: 10, height: 10) }
         let items = Renderer().displayList(for: view, size: CGSize(width: 100, height: 100)).items
-        let fills = items.compactMap { item -> (Color, CGRect)? in
+        let fills = items.compactMap { item -> (ShapeFill, CGRect)? in
             if case let .fill(path, color, _, _, _, _) = item { (color, path.boundingRect) } else { nil }
         }
-        #expect(fills.map(\.0) == [.blue, .red, .white])
+        #expect(fills.map(\.0) == [.color(.blue), .color(.red), .color(.white)])
         #expect(fills.map(\.1) == [CGRect(x: 30, y: 30, width: 40, height: 40), CGRect(x: 30, y: 30, width: 40, height: 40),
                                    CGRect(x: 30, y: 30, width: 10, height: 10)])
     }

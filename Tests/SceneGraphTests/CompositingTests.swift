@@ -70,7 +70,7 @@ struct Circles: View {
         }
         #expect(list.items.count == 1 && opacity == 0.25 && children.count == 3)
         if case let .fill(path, color, _, _, _, _) = children[0] {
-            #expect(color == .blue)
+            #expect(color == .color(.blue))
             let b = path.boundingRect
             #expect(abs(b.minX - 150) < 1e-9 && abs(b.width - 192) < 1e-9 && abs(b.minY - 84) < 1e-9)
         }

@@ -30,15 +30,15 @@ public final class Canvas {
     /// - Throws: `RasterError.nonFiniteGeometry` for NaN or infinite device coordinates; nothing
     ///   is drawn then.
     public func fill(_ path: Path, with paint: Paint, fillRule: FillRule = .nonZero,
-                     transform: CGAffineTransform = .identity, opacity: Double = 1,
-                     blendMode: BlendMode = .normal, clipMask: CoverageMask? = nil) throws {
+                     transform: CGAffineTransform = .identity, paintTransform: CGAffineTransform? = nil,
+                     opacity: Double = 1, blendMode: BlendMode = .normal, clipMask: CoverageMask? = nil) throws {
         let region = clip.intersection(surface.bounds)
         guard !region.isEmpty else { return }
         if clipMask == nil, case .color(let color) = paint,
            try fillFloat(path, color: color, fillRule: fillRule, transform: transform, opacity: opacity, blendMode: blendMode) {
             return
         }
-        guard let source = paint.pixmanSource(transform: transform, format: surface.format) else { return }
+        guard let source = paint.pixmanSource(transform: paintTransform ?? transform, format: surface.format) else { return }
         try rasterizer.rasterize(path, transform: transform, fillRule: fillRule, clip: region,
                                  opacity: opacity) { mask, stride, rect in
             guard let maskImage = pixman_image_create_bits(

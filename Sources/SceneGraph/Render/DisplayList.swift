@@ -40,9 +40,9 @@ public struct ClipPath: Equatable {
 }
 
 public indirect enum DisplayItem: Equatable {
-    /// A leaf: a device-space path filled with a colour whose opacity already includes every
-    /// per-leaf opacity above it, blended with `blendMode`.
-    case fill(Path, Color, FillRule, blendMode: BlendMode = .normal, clips: [ClipPath] = [], shadows: [DropShadow] = [])
+    /// A leaf: a device-space path filled with a colour or gradient whose opacity already
+    /// includes every per-leaf opacity above it, blended with `blendMode`.
+    case fill(Path, ShapeFill, FillRule, blendMode: BlendMode = .normal, clips: [ClipPath] = [], shadows: [DropShadow] = [])
     /// Children composited into a transparent layer, then onto the parent once, with `opacity`
     /// and `blendMode`.
     case compositingGroup(opacity: Double, blendMode: BlendMode = .normal, clips: [ClipPath] = [],
@@ -80,14 +80,12 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
     switch node {
     case .empty:
         break
-    case let .shape(makePath, paint, rule):
+    case let .shape(makePath, style, rule):
         guard context.opacity > 0 else { return }
-        switch paint {
-        case .color(let color):
-            items.append(.fill(makePath(rect).applying(context.transform), color.opacity(context.opacity), rule,
-                               blendMode: context.blendMode ?? .normal, clips: context.clips,
-                               shadows: context.shadows.map { var s = $0; s.color = s.color.opacity(context.opacity); return s }))
-        }
+        let fill = style._fill(in: rect).transformed(by: context.transform).opacity(context.opacity)
+        items.append(.fill(makePath(rect).applying(context.transform), fill, rule,
+                           blendMode: context.blendMode ?? .normal, clips: context.clips,
+                           shadows: context.shadows.map { var s = $0; s.color = s.color.opacity(context.opacity); return s }))
     case .sequence, .zstack:
         let alignment: Alignment
         if case .zstack(let a, _) = node { alignment = a } else { alignment = .center }

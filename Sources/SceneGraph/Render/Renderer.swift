@@ -119,7 +119,8 @@ public final class Renderer {
                     recorder.transient(.shadow, b, bytesPerPixel: 1)
                 }
                 try recorder.time("rasterization") {
-                    try canvas.fill(path, with: .color(color), fillRule: rule, transform: shift, blendMode: blend, clipMask: mask)
+                    try canvas.fill(path, with: color.paint, fillRule: rule, transform: shift,
+                                    paintTransform: color.transform.concatenating(shift), blendMode: blend, clipMask: mask)
                 }
                 recorder.stats.leafDraws += 1
             case let .compositingGroup(opacity, blend, clips, shadows, children):

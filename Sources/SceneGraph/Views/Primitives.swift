@@ -2,28 +2,29 @@ import Foundation
 
 extension Color: View, PrimitiveView {
     public var body: EmptyView { EmptyView() }
-    func makeNode() -> ViewNode { .shape({ Path($0) }, .color(self), fillRule: .nonZero) }
+    func makeNode() -> ViewNode { .shape({ Path($0) }, style: self, fillRule: .nonZero) }
 }
 
-/// A shape filled with a colour (what `Shape.fill(_:)` returns).
-public struct _ShapeView<Content: Shape>: View, PrimitiveView {
+/// A shape filled with a style, a colour or a gradient (what `Shape.fill(_:style:)` returns).
+public struct _ShapeView<Content: Shape, Style: ShapeStyle>: View, PrimitiveView {
     public var shape: Content
-    public var color: Color
+    public var style: Style
     public var fillRule: FillRule
     public var body: EmptyView { EmptyView() }
     func makeNode() -> ViewNode {
         let shape = self.shape
-        return .shape({ shape.path(in: $0) }, .color(color), fillRule: fillRule)
+        return .shape({ shape.path(in: $0) }, style: style, fillRule: fillRule)
     }
 }
 
 extension Shape {
     /// The shape filled with the foreground colour (black in light mode).
-    public var body: _ShapeView<Self> { _ShapeView(shape: self, color: .primary, fillRule: .nonZero) }
+    public var body: _ShapeView<Self, Color> { _ShapeView(shape: self, style: .primary, fillRule: .nonZero) }
 
-    /// The shape filled with `color` (SwiftUI's `fill(_:style:)`, colours for now).
-    public func fill(_ color: Color, style: FillStyle = FillStyle()) -> _ShapeView<Self> {
-        _ShapeView(shape: self, color: color, fillRule: style.isEOFilled ? .evenOdd : .nonZero)
+    /// The shape filled with `content`, a colour or a gradient laid out in the shape's frame
+    /// (SwiftUI's `fill(_:style:)`).
+    public func fill<S: ShapeStyle>(_ content: S, style: FillStyle = FillStyle()) -> _ShapeView<Self, S> {
+        _ShapeView(shape: self, style: content, fillRule: style.isEOFilled ? .evenOdd : .nonZero)
     }
 }
 

@@ -6,7 +6,7 @@ indirect enum ViewNode {
     case empty
     /// Several children that the enclosing container lays out (a builder block, a list).
     case sequence([ViewNode])
-    case shape((CGRect) -> Path, ShapePaint, fillRule: FillRule)
+    case shape((CGRect) -> Path, style: any ShapeStyle, fillRule: FillRule)
     case zstack(Alignment, [ViewNode])
     /// A horizontal (axis 0) or vertical (axis 1) stack: cross-axis alignment as a fraction,
     /// spacing between children.
@@ -35,11 +35,6 @@ indirect enum ViewNode {
         default: [node]
         }
     }
-}
-
-/// What fills a shape view.
-enum ShapePaint {
-    case color(Color)
 }
 
 /// Where a child sits in a larger space, as fractions of the free room (SwiftUI's `Alignment`).

@@ -1,0 +1,173 @@
+import Foundation
+
+/// What a shape is filled with: a colour or a gradient laid out in the shape's frame
+/// (SwiftUI's `ShapeStyle`, for the styles this engine has).
+public protocol ShapeStyle: Sendable {
+    /// The fill for a shape whose frame is `rect` (points, the shape's own coordinates).
+    func _fill(in rect: CGRect) -> ShapeFill
+}
+
+/// A resolved fill: a colour, or a gradient given in a shape's coordinates with the transform
+/// from those to device pixels.
+public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
+    case color(Color)
+    case linearGradient(Gradient, start: CGPoint, end: CGPoint, transform: CGAffineTransform)
+    case radialGradient(Gradient, center: CGPoint, startRadius: Double, endRadius: Double, transform: CGAffineTransform)
+    case angularGradient(Gradient, center: CGPoint, startAngle: Angle, endAngle: Angle, transform: CGAffineTransform)
+
+    /// The Compositor paint, in the coordinates `transform` maps to device pixels.
+    public var paint: Paint {
+        switch self {
+        case .color(let c): .color(c)
+        case let .linearGradient(g, s, e, _): .linearGradient(g, start: s, end: e)
+        case let .radialGradient(g, c, r0, r1, _): .radialGradient(g, center: c, startRadius: r0, endRadius: r1)
+        case let .angularGradient(g, c, a0, a1, _): .angularGradient(g, center: c, startAngle: a0, endAngle: a1)
+        }
+    }
+
+    /// The transform from the paint's coordinates to device pixels (identity for a colour).
+    public var transform: CGAffineTransform {
+        switch self {
+        case .color: .identity
+        case .linearGradient(_, _, _, let t), .radialGradient(_, _, _, _, let t), .angularGradient(_, _, _, _, let t): t
+        }
+    }
+
+    /// The same fill with its coordinates mapped by `t` first (the paint moves with the shape).
+    func transformed(by t: CGAffineTransform) -> ShapeFill {
+        switch self {
+        case .color: self
+        case let .linearGradient(g, s, e, m): .linearGradient(g, start: s, end: e, transform: m.concatenating(t))
+        case let .radialGradient(g, c, r0, r1, m): .radialGradient(g, center: c, startRadius: r0, endRadius: r1, transform: m.concatenating(t))
+        case let .angularGradient(g, c, a0, a1, m): .angularGradient(g, center: c, startAngle: a0, endAngle: a1, transform: m.concatenating(t))
+        }
+    }
+
+    /// The same fill with every colour's opacity multiplied by `opacity`.
+    func opacity(_ opacity: Double) -> ShapeFill {
+        guard opacity != 1 else { return self }
+        func fade(_ g: Gradient) -> Gradient {
+            Gradient(stops: g.stops.map { .init(color: $0.color.opacity(opacity), location: $0.location) })
+        }
+        return switch self {
+        case .color(let c): .color(c.opacity(opacity))
+        case let .linearGradient(g, s, e, m): .linearGradient(fade(g), start: s, end: e, transform: m)
+        case let .radialGradient(g, c, r0, r1, m): .radialGradient(fade(g), center: c, startRadius: r0, endRadius: r1, transform: m)
+        case let .angularGradient(g, c, a0, a1, m): .angularGradient(fade(g), center: c, startAngle: a0, endAngle: a1, transform: m)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .color(let c): c.description
+        case .linearGradient(let g, _, _, _): "linearGradient \(g.stops.count) stops"
+        case .radialGradient(let g, _, _, _, _): "radialGradient \(g.stops.count) stops"
+        case .angularGradient(let g, _, _, _, _): "angularGradient \(g.stops.count) stops"
+        }
+    }
+}
+
+extension Color: ShapeStyle {
+    public func _fill(in rect: CGRect) -> ShapeFill { .color(self) }
+}
+
+/// The named colours where a style is expected, so `fill(.orange)` reads as in SwiftUI.
+extension ShapeStyle where Self == Color {
+    public static var red: Color { Color.red }
+    public static var orange: Color { Color.orange }
+    public static var yellow: Color { Color.yellow }
+    public static var green: Color { Color.green }
+    public static var mint: Color { Color.mint }
+    public static var teal: Color { Color.teal }
+    public static var cyan: Color { Color.cyan }
+    public static var blue: Color { Color.blue }
+    public static var indigo: Color { Color.indigo }
+    public static var purple: Color { Color.purple }
+    public static var pink: Color { Color.pink }
+    public static var brown: Color { Color.brown }
+    public static var gray: Color { Color.gray }
+    public static var black: Color { Color.black }
+    public static var white: Color { Color.white }
+    public static var clear: Color { Color.clear }
+    public static var primary: Color { Color.primary }
+    public static var secondary: Color { Color.secondary }
+}
+
+/// A linear gradient between two unit points of the frame it fills, padded beyond them.
+///
+/// ```swift
+/// RoundedRectangle(cornerRadius: 28).fill(LinearGradient(colors: [.mint, .blue],
+///                                                        startPoint: .topLeading, endPoint: .bottomTrailing))
+/// ```
+public struct LinearGradient: ShapeStyle, View, PrimitiveView {
+    public var gradient: Gradient
+    public var startPoint: UnitPoint, endPoint: UnitPoint
+
+    public init(gradient: Gradient, startPoint: UnitPoint, endPoint: UnitPoint) {
+        self.gradient = gradient; self.startPoint = startPoint; self.endPoint = endPoint
+    }
+    public init(colors: [Color], startPoint: UnitPoint, endPoint: UnitPoint) {
+        self.init(gradient: Gradient(colors: colors), startPoint: startPoint, endPoint: endPoint)
+    }
+    public init(stops: [Gradient.Stop], startPoint: UnitPoint, endPoint: UnitPoint) {
+        self.init(gradient: Gradient(stops: stops), startPoint: startPoint, endPoint: endPoint)
+    }
+
+    public func _fill(in rect: CGRect) -> ShapeFill {
+        .linearGradient(gradient, start: startPoint.point(in: rect), end: endPoint.point(in: rect), transform: .identity)
+    }
+    // A gradient is also a view that fills its frame, as in SwiftUI.
+    public var body: EmptyView { EmptyView() }
+    func makeNode() -> ViewNode { .shape({ Path($0) }, style: self, fillRule: .nonZero) }
+}
+
+/// A radial gradient between two circles around a unit point of the frame, radii in points.
+public struct RadialGradient: ShapeStyle, View, PrimitiveView {
+    public var gradient: Gradient
+    public var center: UnitPoint
+    public var startRadius: CGFloat, endRadius: CGFloat
+
+    public init(gradient: Gradient, center: UnitPoint, startRadius: CGFloat, endRadius: CGFloat) {
+        self.gradient = gradient; self.center = center; self.startRadius = startRadius; self.endRadius = endRadius
+    }
+    public init(colors: [Color], center: UnitPoint, startRadius: CGFloat, endRadius: CGFloat) {
+        self.init(gradient: Gradient(colors: colors), center: center, startRadius: startRadius, endRadius: endRadius)
+    }
+
+    public func _fill(in rect: CGRect) -> ShapeFill {
+        .radialGradient(gradient, center: center.point(in: rect), startRadius: startRadius, endRadius: endRadius, transform: .identity)
+    }
+    // A gradient is also a view that fills its frame, as in SwiftUI.
+    public var body: EmptyView { EmptyView() }
+    func makeNode() -> ViewNode { .shape({ Path($0) }, style: self, fillRule: .nonZero) }
+}
+
+/// An angular (conic) gradient around a unit point of the frame, clockwise on screen from
+/// `startAngle` to `endAngle` (0° points right); the rest of the turn takes the end colours.
+public struct AngularGradient: ShapeStyle, View, PrimitiveView {
+    public var gradient: Gradient
+    public var center: UnitPoint
+    public var startAngle: Angle, endAngle: Angle
+
+    public init(gradient: Gradient, center: UnitPoint, startAngle: Angle, endAngle: Angle) {
+        self.gradient = gradient; self.center = center; self.startAngle = startAngle; self.endAngle = endAngle
+    }
+    public init(colors: [Color], center: UnitPoint, startAngle: Angle, endAngle: Angle) {
+        self.init(gradient: Gradient(colors: colors), center: center, startAngle: startAngle, endAngle: endAngle)
+    }
+    /// A full turn starting at `angle`.
+    public init(gradient: Gradient, center: UnitPoint, angle: Angle = .zero) {
+        self.init(gradient: gradient, center: center, startAngle: angle, endAngle: angle + .degrees(360))
+    }
+    /// A full turn starting at `angle`.
+    public init(colors: [Color], center: UnitPoint, angle: Angle = .zero) {
+        self.init(gradient: Gradient(colors: colors), center: center, angle: angle)
+    }
+
+    public func _fill(in rect: CGRect) -> ShapeFill {
+        .angularGradient(gradient, center: center.point(in: rect), startAngle: startAngle, endAngle: endAngle, transform: .identity)
+    }
+    // A gradient is also a view that fills its frame, as in SwiftUI.
+    public var body: EmptyView { EmptyView() }
+    func makeNode() -> ViewNode { .shape({ Path($0) }, style: self, fillRule: .nonZero) }
+}

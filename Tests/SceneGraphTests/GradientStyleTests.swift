@@ -1,0 +1,78 @@
+import Foundation
+import PixelTesting
+import SceneGraph
+import Testing
+
+@Suite struct GradientStyleTests {
+    let ramp = LinearGradient(colors: [.black, .white], startPoint: .leading, endPoint: .trailing)
+
+    /// pixman samples a linear gradient at pixel centres: across a 100-pixel ramp from black to
+    /// white, pixel x holds 255 · (x + 0.5) / 100 (x = 0 → 1.3, x = 49 → 126.2, x = 99 → 253.7).
+    func expectRamp(_ s: Surface, y: Int, from x0: Int, width: Double, tolerance: Int = 1,
+                    sourceLocation: SourceLocation = #_sourceLocation) {
+        for x in stride(from: 0, to: Int(width), by: 7) {
+            let expected = 255 * (Double(x) + 0.5) / width
+            let p = s.pixel(x: x0 + x, y: y)
+            #expect(abs(Double(p.r) - expected) <= Double(tolerance) && p.r == p.g && p.g == p.b, "x \(x0 + x): \(p) vs \(expected)",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func linearGradientSpansTheShapesFrame() throws {
+        let s = try Renderer().render(Rectangle().fill(ramp).frame(width: 100, height: 10), size: CGSize(width: 100, height: 10))
+        expectRamp(s, y: 5, from: 0, width: 100)
+    }
+
+    @Test func theGradientMovesAndScalesWithTheShape() throws {
+        // Offset by 20: the same ramp 20 pixels on. At scale 2 the ramp spans 200 pixels.
+        let moved = try Renderer().render(Rectangle().fill(ramp).frame(width: 100, height: 10).offset(x: 20),
+                                          size: CGSize(width: 140, height: 10))
+        expectRamp(moved, y: 5, from: 40, width: 100)
+        let doubled = try Renderer().render(Rectangle().fill(ramp).frame(width: 100, height: 10), size: CGSize(width: 100, height: 10),
+                                            scale: 2)
+        expectRamp(doubled, y: 10, from: 0, width: 200)
+        // Rotated 90° about its centre, a 40 × 40 square's left-to-right ramp runs top to bottom.
+        let turned = try Renderer().render(Rectangle().fill(ramp).frame(width: 40, height: 40).rotationEffect(.degrees(90)),
+                                           size: CGSize(width: 40, height: 40))
+        for y in stride(from: 0, to: 40, by: 5) {
+            let p = turned.pixel(x: 20, y: y)
+            #expect(abs(Double(p.r) - 255 * (Double(y) + 0.5) / 40) <= 1, "y \(y): \(p)")
+        }
+    }
+
+    @Test func opacityFadesEveryStop() throws {
+        // Black → white at 0.5 over white: 0.5 · v + 127.5, so pixel x holds
+        // 127.5 + 127.5 · (x + 0.5) / 100 (x = 0 → 128.1, x = 99 → 254.4).
+        let s = try Renderer().render(Rectangle().fill(ramp).frame(width: 100, height: 10).opacity(0.5),
+                                      size: CGSize(width: 100, height: 10))
+        for x in [0, 25, 50, 99] {
+            let expected = 127.5 + 127.5 * (Double(x) + 0.5) / 100
+            #expect(abs(Double(s.pixel(x: x, y: 5).r) - expected) <= 1, "x \(x): \(s.pixel(x: x, y: 5))")
+        }
+    }
+
+    @Test func radialAndAngularGradients() throws {
+        // Radial black → white from the centre of a 100 × 100 frame, radius 0 to 50: the pixel
+        // whose centre is d from the middle holds 255 · d / 50 (d = 20.5 → 104.6); past 50, white.
+        let radial = RadialGradient(colors: [.black, .white], center: .center, startRadius: 0, endRadius: 50)
+        let r = try Renderer().render(Rectangle().fill(radial).frame(width: 100, height: 100), size: CGSize(width: 100, height: 100))
+        #expect(abs(Double(r.pixel(x: 70, y: 50).r) - 255 * 20.5 / 50) <= 1, "\(r.pixel(x: 70, y: 50))")
+        #expect(r.pixel(x: 2, y: 2) == RGBA8(255, 255, 255, 255))
+        // Angular black → white for a full turn from 0° (pointing right), clockwise on screen:
+        // straight below the centre is a quarter turn, 255/4 = 63.75; straight above, three
+        // quarters, 191.25 (±2: the sampled pixel centre is 0.5 px off the axis).
+        let conic = AngularGradient(colors: [.black, .white], center: .center)
+        let a = try Renderer().render(Circle().fill(conic).frame(width: 100, height: 100), size: CGSize(width: 100, height: 100))
+        #expect(abs(Double(a.pixel(x: 50, y: 80).r) - 63.75) <= 2, "\(a.pixel(x: 50, y: 80))")
+        #expect(abs(Double(a.pixel(x: 49, y: 20).r) - 191.25) <= 2, "\(a.pixel(x: 49, y: 20))")
+    }
+
+    @Test func gradientsAreViewsThatFillTheirFrame() throws {
+        let s = try Renderer().render(ramp.frame(width: 100, height: 10), size: CGSize(width: 100, height: 30))
+        expectRamp(s, y: 15, from: 0, width: 100)
+        #expect(s.pixel(x: 50, y: 2) == RGBA8(255, 255, 255, 255))
+        // The display list says what fills each leaf.
+        let list = Renderer().displayList(for: ramp.frame(width: 100, height: 10), size: CGSize(width: 100, height: 10))
+        #expect(list.description.hasPrefix("fill linearGradient 2 stops nonZero"))
+    }
+}
