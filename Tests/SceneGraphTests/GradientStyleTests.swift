@@ -76,3 +76,19 @@ import Testing
         #expect(list.description.hasPrefix("fill linearGradient 2 stops nonZero"))
     }
 }
+
+@Suite struct ShapeSpaceTests {
+    /// A `Path` view's coordinates are relative to its frame, as in SwiftUI: a 10 × 10 square at
+    /// (0, 0), in a 10 × 10 frame centred in 30 × 30, lands at (10, 10) … (20, 20).
+    @Test func pathViewsDrawInTheirFramesSpace() throws {
+        let square = Path(CGRect(x: 0, y: 0, width: 10, height: 10))
+        let s = try Renderer().render(square.fill(.red).frame(width: 10, height: 10), size: CGSize(width: 30, height: 30))
+        #expect(s.pixel(x: 15, y: 15) == RGBA8(0xFF, 0x3B, 0x30, 255))
+        #expect(s.pixel(x: 5, y: 5) == RGBA8(255, 255, 255, 255))
+        // A clip by a path, likewise: only the frame's top-left 5 × 5 survives.
+        let clipped = Color.blue.frame(width: 10, height: 10).clipShape(Path(CGRect(x: 0, y: 0, width: 5, height: 5)))
+        let c = try Renderer().render(clipped, size: CGSize(width: 30, height: 30))
+        #expect(c.pixel(x: 12, y: 12) == RGBA8(0, 0x7A, 0xFF, 255))
+        #expect(c.pixel(x: 17, y: 17) == RGBA8(255, 255, 255, 255))
+    }
+}

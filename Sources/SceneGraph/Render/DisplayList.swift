@@ -75,6 +75,12 @@ struct LowerContext {
     var shadows: [DropShadow] = []
 }
 
+/// A frame's own space (origin (0, 0), its size) and the transform from it to device pixels.
+private func localSpace(_ rect: CGRect, _ transform: CGAffineTransform) -> (CGRect, CGAffineTransform) {
+    (CGRect(origin: .zero, size: rect.size),
+     CGAffineTransform(translationX: rect.minX, y: rect.minY).concatenating(transform))
+}
+
 /// Places `node` in `rect` (points) and appends its drawing to `items`.
 func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items: inout [DisplayItem]) {
     switch node {
@@ -82,8 +88,11 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         break
     case let .shape(makePath, style, rule):
         guard context.opacity > 0 else { return }
-        let fill = style._fill(in: rect).transformed(by: context.transform).opacity(context.opacity)
-        items.append(.fill(makePath(rect).applying(context.transform), fill, rule,
+        // As in SwiftUI, a shape draws in its own space, (0, 0) at its frame's origin: a `Path`
+        // view's coordinates are relative to where layout put it.
+        let (local, place) = localSpace(rect, context.transform)
+        let fill = style._fill(in: local).transformed(by: place).opacity(context.opacity)
+        items.append(.fill(makePath(local).applying(place), fill, rule,
                            blendMode: context.blendMode ?? .normal, clips: context.clips,
                            shadows: context.shadows.map { var s = $0; s.color = s.color.opacity(context.opacity); return s }))
     case .sequence, .zstack:
@@ -143,7 +152,8 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         lower(child, in: rect, context: inner, into: &items)
     case let .clip(makePath, rule, child):
         var inner = context
-        inner.clips.append(ClipPath(path: makePath(rect).applying(context.transform), fillRule: rule))
+        let (local, place) = localSpace(rect, context.transform)
+        inner.clips.append(ClipPath(path: makePath(local).applying(place), fillRule: rule))
         lower(child, in: rect, context: inner, into: &items)
     case let .layered(primary, secondary, alignment, inFront):
         let s = size(of: secondary, proposal: ProposedSize(width: rect.width, height: rect.height))
