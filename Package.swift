@@ -62,7 +62,7 @@ let package = Package(
 
         .executableTarget(
             name: "compose",
-            dependencies: ["Compositor"]
+            dependencies: ["SceneGraph"]
         ),
 
         // MARK: - Tests

@@ -1,5 +1,5 @@
-import Compositor
 import Foundation
+import SceneGraph
 
 // `compose`: the command line. Exit codes follow sysexits(3): 0 ok, 1 failure, 64 usage,
 // 65 bad input data, 66 missing input, 73 cannot create output, 74 I/O error.
@@ -37,15 +37,25 @@ OVERVIEW: Render a scene to PNG.
 The scene language arrives in a later release; today `render` draws the built-in demo
 (per-leaf vs group opacity, an even-odd star, a gradient card and a conic ring).
 
-USAGE: compose render --demo [-o <output>] [--scale <scale>]
+USAGE: compose render --demo [-o <output>] [--scale <scale>] [--stats] [--stats-json <file>]
+                      [--trace <file>] [--overlay offscreen|layers]
 
 OPTIONS:
   --demo                  Render the built-in demo scene.
   -o, --output <output>   Where to write the PNG ('-' for standard output). (default: demo.png)
   --scale <scale>         Pixels per point, from 0.1 to 8. (default: 1)
+  --stats                 Print what the render cost (leaf draws, offscreen layers with bounds
+                          and bytes, peak offscreen bytes, milliseconds per phase) on stderr.
+  --stats-json <file>     Write the same statistics as JSON.
+  --trace <file>          Write the render's timeline as Chrome Trace Event JSON (Perfetto,
+                          chrome://tracing).
+  --overlay <kind>        Draw over the result: 'offscreen' tints offscreen regions yellow,
+                          'layers' outlines each layer (compositing groups red, drawing groups
+                          blue, shadow masks purple).
   -h, --help              Show help information.
 
-The output is written atomically: on any error an existing file is left untouched.
+Every destination is checked before any file is written, and each is written atomically: on
+an error no file is left half-written and existing files are left untouched.
 """
 
 let diffHelp = """
@@ -96,7 +106,7 @@ func fail(_ error: UsageError) -> Never {
     var text = "Error: \(error.message)\n"
     if let command = error.command {
         let usage = command == "diff" ? "diff <expected.png> <actual.png> [--tolerance <n>] [--perceptual <ΔE>] [--max-differing <fraction>] [-o <diff.png>]"
-            : "render --demo [-o <output>] [--scale <scale>]"
+            : "render --demo [-o <output>] [--scale <scale>] [--stats] [--stats-json <file>] [--trace <file>] [--overlay offscreen|layers]"
         text += "Usage: compose \(usage)\n  See 'compose \(command) --help' for more information.\n"
     } else {
         text += "Usage: compose <subcommand> [options]\n  See 'compose --help' for more information.\n"
@@ -106,9 +116,10 @@ func fail(_ error: UsageError) -> Never {
 }
 
 func runRender(_ arguments: [String]) -> ExitCode {
-    var demo = false, output = "demo.png", scale = 1.0
+    var demo = false, output = "demo.png", scale = 1.0, printStats = false
+    var statsJSON: String?, trace: String?, overlay: RenderOverlay?
     var i = 0
-    let options = ["--demo", "--output", "-o", "--scale", "--help", "-h"]
+    let options = ["--demo", "--output", "-o", "--scale", "--stats", "--stats-json", "--trace", "--overlay", "--help", "-h"]
     func value(for flag: String) -> String {
         guard i + 1 < arguments.count else { fail(UsageError(message: "Missing value for '\(flag)'.", command: "render")) }
         i += 1
@@ -126,8 +137,17 @@ func runRender(_ arguments: [String]) -> ExitCode {
                 fail(UsageError(message: "The value '\(text)' is invalid for '--scale': expected a number from 0.1 to 8.", command: "render"))
             }
             scale = s
+        case "--stats": printStats = true
+        case "--stats-json": statsJSON = value(for: arg)
+        case "--trace": trace = value(for: arg)
+        case "--overlay":
+            let text = value(for: arg)
+            guard let o = RenderOverlay(rawValue: text) else {
+                fail(UsageError(message: "The value '\(text)' is invalid for '--overlay': expected 'offscreen' or 'layers'.", command: "render"))
+            }
+            overlay = o
         default:
-            if arg.hasPrefix("-") {
+            if arg.hasPrefix("-") && arg != "-" {
                 let hint = suggestion(for: arg, among: options).map { " Did you mean '\($0)'?" } ?? ""
                 fail(UsageError(message: "Unknown option '\(arg)'.\(hint)", command: "render"))
             }
@@ -136,24 +156,65 @@ func runRender(_ arguments: [String]) -> ExitCode {
         i += 1
     }
     guard demo else { fail(UsageError(message: "Missing expected argument '--demo'.", command: "render")) }
-    let surface: Surface
+    let targets = [output == "-" ? nil : output, statsJSON, trace].compactMap { $0 }
+    if Set(targets).count < targets.count {
+        fail(UsageError(message: "Two outputs name the same file; give the image, --stats-json and --trace different paths.", command: "render"))
+    }
+
+    // Render and encode everything in memory first, so that an error leaves no file behind.
+    let renderer = Renderer()
+    var files: [(path: String, data: Data)] = []
+    let png: Data
     do {
-        surface = try Demo.render(scale: scale)
+        let surface = try renderer.render(DemoView(), size: DemoView.size, scale: scale)
+        if let overlay { try renderer.lastStats.drawOverlay(overlay, on: surface) }
+        png = try PNG.encode(surface)
+        if output != "-" { files.append((output, png)) }
+        if let statsJSON { files.append((statsJSON, try renderer.lastStats.json())) }
+        if let trace { files.append((trace, try renderer.lastTrace.chromeTraceJSON())) }
     } catch {
         FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
         return .failure
     }
-    do {
-        if output == "-" {
-            FileHandle.standardOutput.write(try PNG.encode(surface))
-        } else {
-            try surface.writePNG(to: output)
+    // Every destination is checked before any is written, then each is written atomically.
+    for file in files {
+        if let problem = unwritable(file.path) {
+            FileHandle.standardError.write(Data("Error: cannot write '\(file.path)': \(problem)\n".utf8))
+            return .cannotCreate
         }
-    } catch {
-        FileHandle.standardError.write(Data("Error: cannot write \(error)\n".utf8))
-        return .cannotCreate
     }
+    var created: [String] = []
+    for file in files {
+        let existed = FileManager.default.fileExists(atPath: file.path)
+        do {
+            try file.data.write(to: URL(fileURLWithPath: file.path), options: .atomic)
+            if !existed { created.append(file.path) }
+        } catch {
+            // Rare after the checks (a full disk): remove the files this run created.
+            for path in created { try? FileManager.default.removeItem(atPath: path) }
+            FileHandle.standardError.write(Data("Error: cannot write '\(file.path)': \(error.localizedDescription)\n".utf8))
+            return .cannotCreate
+        }
+    }
+    if output == "-" { FileHandle.standardOutput.write(png) }
+    if printStats { FileHandle.standardError.write(Data((renderer.lastStats.table + "\n").utf8)) }
     return .ok
+}
+
+/// Why `path` cannot be written, or nil: its folder must exist and be writable, and the path
+/// must not be a folder.
+func unwritable(_ path: String) -> String? {
+    let url = URL(fileURLWithPath: path)
+    let folder = url.deletingLastPathComponent().path
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        return "the folder '\(folder)' does not exist"
+    }
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        return "it is a folder"
+    }
+    guard FileManager.default.isWritableFile(atPath: folder) else { return "the folder '\(folder)' is not writable" }
+    return nil
 }
 
 func runDiff(_ arguments: [String]) -> ExitCode {

@@ -147,3 +147,53 @@ func temporaryDirectory() throws -> URL {
         #expect(try compose("diff", "--help").status == 0)
     }
 }
+
+@Suite struct ComposeRenderStatsTests {
+    @Test func statsTraceAndOverlay() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (png, stats, trace) = (dir.appendingPathComponent("demo.png").path, dir.appendingPathComponent("stats.json").path,
+                                   dir.appendingPathComponent("trace.json").path)
+        let r = try compose("render", "--demo", "-o", png, "--stats", "--stats-json", stats, "--trace", trace)
+        #expect(r.status == 0, "\(r.stderr)")
+        // The demo's one layer is the right-hand circles' group: centres x = 410, 450, 490,
+        // y = 90, r = 60 → ink [350, 30] … [550, 150], plus 2 px: [348, 28, 204, 124],
+        // 204 · 124 · 4 = 101,184 bytes. Nine leaves: six circles, star, card, ring.
+        #expect(r.stderr.contains("leaf draws           9") && r.stderr.contains("101184 bytes"), "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as! [String: Any]
+        #expect(json["leafDraws"] as? Int == 9 && json["peakOffscreenBytes"] as? Int == 101_184)
+        let layers = json["layers"] as! [[String: Any]]
+        #expect(layers.count == 1 && layers[0]["kind"] as? String == "compositingGroup"
+                && layers[0]["bounds"] as? [Int] == [348, 28, 204, 124] && layers[0]["bytes"] as? Int == 101_184)
+        #expect(Set((json["phasesMs"] as! [String: Double]).keys) == ["layout", "lowering", "rasterization", "composition", "filters"])
+        let events = (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: trace))) as! [String: Any])["traceEvents"]
+            as! [[String: Any]]
+        #expect(events.first?["name"] as? String == "render" && events.contains { $0["name"] as? String == "compositingGroup" })
+
+        // The overlay tints the layer: white at (349, 29), inside the layer but outside the
+        // circles, becomes yellow 0xFFCC00 at 0.5 over white, (255, 229.5, 127.5) ± 1.
+        let tinted = dir.appendingPathComponent("tinted.png").path
+        #expect(try compose("render", "--demo", "-o", tinted, "--overlay", "offscreen").status == 0)
+        let p = try PNG.read(path: tinted).pixel(x: 349, y: 29)
+        #expect(p.r == 255 && abs(Int(p.g) - 230) <= 1 && abs(Int(p.b) - 128) <= 1, "\(p)")
+        #expect(try PNG.read(path: png).pixel(x: 349, y: 29) == RGBA8(255, 255, 255, 255))
+    }
+
+    @Test func badStatsArgumentsWriteNothing() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = dir.appendingPathComponent("out.png").path
+        let a = try compose("render", "--demo", "-o", png, "--overlay", "everything")
+        #expect(a.status == 64 && a.stderr.contains("expected 'offscreen' or 'layers'"))
+        let b = try compose("render", "--demo", "-o", png, "--stats-json", png)
+        #expect(b.status == 64 && b.stderr.contains("same file"))
+        // An unwritable statistics file: exit 73, and the image is not written either.
+        let c = try compose("render", "--demo", "-o", png, "--stats-json", dir.appendingPathComponent("no/such/stats.json").path)
+        #expect(c.status == 73 && c.stderr.contains("stats.json") && c.stderr.contains("does not exist"))
+        let d = try compose("render", "--demo", "-o", png, "--trace", dir.path)
+        #expect(d.status == 73 && d.stderr.contains("it is a folder"))
+        let e = try compose("render", "--demo", "--stats-json")
+        #expect(e.status == 64 && e.stderr.contains("Missing value for '--stats-json'"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+}
