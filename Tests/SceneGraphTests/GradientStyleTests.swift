@@ -92,3 +92,34 @@ import Testing
         #expect(c.pixel(x: 17, y: 17) == RGBA8(255, 255, 255, 255))
     }
 }
+
+@Suite struct StyledStrokeTests {
+    @Test func strokesAndBordersTakeAStyle() throws {
+        // A 20 × 20 frame at (10, 10): the stroke, 4 wide, straddles x = 10 (8 … 12); the border
+        // lies inside (10 … 14).
+        let size = CGSize(width: 40, height: 40)
+        let stroked = try Renderer().render(Rectangle().stroke(.red, lineWidth: 4).frame(width: 20, height: 20), size: size)
+        #expect(stroked.pixel(x: 8, y: 20) == RGBA8(0xFF, 0x3B, 0x30, 255) && stroked.pixel(x: 11, y: 20) == RGBA8(0xFF, 0x3B, 0x30, 255))
+        #expect(stroked.pixel(x: 7, y: 20) == RGBA8(255, 255, 255, 255) && stroked.pixel(x: 12, y: 20) == RGBA8(255, 255, 255, 255))
+        let border = try Renderer().render(Rectangle().strokeBorder(.blue, lineWidth: 4).frame(width: 20, height: 20), size: size)
+        #expect(border.pixel(x: 9, y: 20) == RGBA8(255, 255, 255, 255) && border.pixel(x: 10, y: 20) == RGBA8(0, 0x7A, 0xFF, 255))
+        #expect(border.pixel(x: 13, y: 20) == RGBA8(0, 0x7A, 0xFF, 255) && border.pixel(x: 14, y: 20) == RGBA8(255, 255, 255, 255))
+        // Dashed, with a style: 4 on, 4 off along the top edge from the corner.
+        let dashed = try Renderer().render(Rectangle().strokeBorder(.black, style: StrokeStyle(lineWidth: 2, dash: [4, 4]))
+                                               .frame(width: 20, height: 20), size: size)
+        #expect(dashed.pixel(x: 12, y: 10) == RGBA8(0, 0, 0, 255) && dashed.pixel(x: 16, y: 10) == RGBA8(255, 255, 255, 255))
+    }
+
+    @Test func aGradientStrokeIsLaidOutInTheShapesFrame() throws {
+        // A border 2 wide of a 100 × 20 frame filling the canvas, painted with the black-to-white
+        // ramp across the frame: its top row at x holds 255 · (x + 0.5) / 100, as a fill would.
+        let ramp = LinearGradient(colors: [.black, .white], startPoint: .leading, endPoint: .trailing)
+        let s = try Renderer().render(Rectangle().strokeBorder(ramp, lineWidth: 2).frame(width: 100, height: 20),
+                                      size: CGSize(width: 100, height: 20))
+        for x in [3, 25, 49, 75, 96] {
+            let p = s.pixel(x: x, y: 0)
+            #expect(abs(Double(p.r) - 255 * (Double(x) + 0.5) / 100) <= 1, "x \(x): \(p)")
+        }
+        #expect(s.pixel(x: 50, y: 10) == RGBA8(255, 255, 255, 255))
+    }
+}

@@ -29,3 +29,33 @@ extension InsettableShape {
         strokeBorder(style: StrokeStyle(lineWidth: lineWidth), antialiased: antialiased)
     }
 }
+
+extension Shape {
+    /// The shape's outline painted with `content`, a colour or a gradient laid out in the
+    /// shape's frame (SwiftUI's `stroke(_:style:)`); the stroke straddles the outline.
+    ///
+    /// ```swift
+    /// Circle().stroke(.red, style: StrokeStyle(lineWidth: 4, dash: [8, 4]))
+    /// ```
+    public func stroke<S: ShapeStyle>(_ content: S, style: StrokeStyle, antialiased: Bool = true) -> _ShapeView<_StrokedShape<Self>, S> {
+        stroke(style: style, antialiased: antialiased).fill(content)
+    }
+    /// The shape's outline `lineWidth` wide, painted with `content` (SwiftUI's `stroke(_:lineWidth:)`).
+    public func stroke<S: ShapeStyle>(_ content: S, lineWidth: CGFloat = 1, antialiased: Bool = true) -> _ShapeView<_StrokedShape<Self>, S> {
+        stroke(content, style: StrokeStyle(lineWidth: lineWidth), antialiased: antialiased)
+    }
+}
+
+extension InsettableShape {
+    /// The outline drawn entirely inside the frame, painted with `content` (SwiftUI's
+    /// `strokeBorder(_:style:)`).
+    public func strokeBorder<S: ShapeStyle>(_ content: S, style: StrokeStyle, antialiased: Bool = true)
+        -> _ShapeView<_StrokedShape<InsetShape>, S> {
+        strokeBorder(style: style, antialiased: antialiased).fill(content)
+    }
+    /// The outline `lineWidth` wide, entirely inside the frame, painted with `content`.
+    public func strokeBorder<S: ShapeStyle>(_ content: S, lineWidth: CGFloat = 1, antialiased: Bool = true)
+        -> _ShapeView<_StrokedShape<InsetShape>, S> {
+        strokeBorder(content, style: StrokeStyle(lineWidth: lineWidth), antialiased: antialiased)
+    }
+}
