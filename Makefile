@@ -6,7 +6,7 @@ SWIFT ?= swift
 PACKAGES := libpixman-1-dev libpng-dev pkg-config
 BENCH_PACKAGES := $(PACKAGES) libcairo2-dev
 
-.PHONY: deps deps-bench build demo test bench bench-quick clean
+.PHONY: deps deps-bench build demo test sanitize bench bench-quick clean
 
 # Installs whatever of $(1) dpkg does not list as installed; as non-root, prints the command.
 define install_missing
@@ -46,6 +46,14 @@ demo: deps
 # records it) instead of being written silently, as in CI.
 test: deps
 	SNAPSHOT_TESTING_RECORD=never $(SWIFT) test
+
+# The suite under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each in its own
+# build folder. Leaks inside the toolchain's XCTest and Foundation are suppressed (.ci/lsan.supp).
+SANITIZE_BUILD ?= .build/sanitize
+sanitize: deps
+	SNAPSHOT_TESTING_RECORD=never LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp \
+		$(SWIFT) test --sanitize=address --scratch-path $(SANITIZE_BUILD)/address
+	SNAPSHOT_TESTING_RECORD=never $(SWIFT) test --sanitize=thread --scratch-path $(SANITIZE_BUILD)/thread
 
 # Reference scenes timed side by side with cairo in one process (Benchmarks/ is its own package).
 bench: deps-bench
