@@ -60,3 +60,32 @@ import SceneGraph
         }
     }
 }
+
+@Suite struct ShadowLimitTests {
+    /// Radii and offsets nobody meant are errors naming the limit, never traps (an infinite σ
+    /// converted to Int would trap) and never hours of blurring.
+    @Test(arguments: [(CGFloat.infinity, 0.0), (1e300, 0.0), (258, 0.0), (4, Double.nan), (4, 1e300)] as [(CGFloat, Double)])
+    func outOfRangeShadowsAreErrors(radius: CGFloat, x: Double) throws {
+        let leaf = Color.red.frame(width: 10, height: 10).shadow(radius: radius, x: x)
+        let group = ZStack { Color.red.frame(width: 10, height: 10) }.compositingGroup().shadow(radius: radius, x: x)
+        for view in [AnyViewBox(leaf), AnyViewBox(group)] {
+            let error = #expect(throws: ShadowError.self) { try view.render() }
+            #expect(error?.description.contains("out of range") == true && error?.description.contains("128") == true)
+        }
+    }
+
+    @Test func theLimitIsInclusive() throws {
+        // σ = 128 px (radius 256 at scale 1) is the largest allowed; a hair more is an error.
+        #expect(throws: Never.self) { try DropShadow(color: .black, sigma: 128, offset: .zero).validate() }
+        #expect(throws: ShadowError.self) { try DropShadow(color: .black, sigma: 128.001, offset: .zero).validate() }
+        #expect(throws: ShadowError.self) { try DropShadow(color: .black, sigma: -1, offset: .zero).validate() }
+        // The blur's extent never traps: non-finite or negative σ has none, a huge one is capped at 3 · 128.
+        #expect(gaussianExtent(sigma: .infinity) == 0 && gaussianExtent(sigma: -1) == 0 && gaussianExtent(sigma: 1e300) == 384)
+    }
+}
+
+/// A view and how to render it, for tests that loop over views of different types.
+struct AnyViewBox {
+    let render: () throws -> Surface
+    init<V: View>(_ view: V) { render = { try Renderer().render(view, size: CGSize(width: 20, height: 20)) } }
+}

@@ -2,13 +2,19 @@ import Foundation
 
 /// How far a Gaussian of standard deviation σ is evaluated: 3σ keeps 99.7 % of its weight, the
 /// rest is below what 8-bit output shows for shadows and blurs of ordinary size.
-public func gaussianExtent(sigma: Double) -> Int { max(0, Int((3 * sigma).rounded(.up))) }
+/// σ that is NaN, infinite or not positive has no extent; σ beyond `DropShadow.maximumSigma`
+/// counts as that maximum (never a trap converting a huge value to Int).
+public func gaussianExtent(sigma: Double) -> Int {
+    guard sigma.isFinite, sigma > 0 else { return 0 }
+    return Int((3 * min(sigma, DropShadow.maximumSigma)).rounded(.up))
+}
 
 /// Normalised weights of a sampled Gaussian of standard deviation `sigma`, from −extent to
 /// +extent.
-func gaussianKernel(sigma: Double) -> [Float] {
-    let extent = gaussianExtent(sigma: sigma)
-    guard sigma > 0, extent > 0 else { return [1] }
+func gaussianKernel(sigma requested: Double) -> [Float] {
+    let extent = gaussianExtent(sigma: requested)
+    guard extent > 0 else { return [1] }
+    let sigma = min(requested, DropShadow.maximumSigma)
     var weights = (-extent...extent).map { Float(exp(-Double($0 * $0) / (2 * sigma * sigma))) }
     let sum = weights.reduce(0, +)
     for i in weights.indices { weights[i] /= sum }
@@ -17,7 +23,8 @@ func gaussianKernel(sigma: Double) -> [Float] {
 
 extension Surface {
     /// Blurs an `a8` surface in place with a Gaussian of standard deviation `sigma` (pixels),
-    /// separably: rows, then columns; outside the surface counts as transparent.
+    /// separably: rows, then columns; outside the surface counts as transparent. σ that is not
+    /// finite and positive leaves the surface as it is; σ is capped at `DropShadow.maximumSigma`.
     public func blurAlpha(sigma: Double) {
         precondition(format == .a8, "blurAlpha blurs a8 masks")
         let kernel = gaussianKernel(sigma: sigma)

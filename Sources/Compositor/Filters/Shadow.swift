@@ -7,6 +7,36 @@ public struct DropShadow: Equatable, Sendable {
     public var sigma: Double
     public var offset: CGSize
     public init(color: Color, sigma: Double, offset: CGSize) { self.color = color; self.sigma = sigma; self.offset = offset }
+
+    /// The largest σ drawn, in device pixels: a blur this wide already spreads a shadow over
+    /// 3σ = 384 px each side, and the blur's cost grows with σ (6σ + 1 taps a pixel), so
+    /// anything larger is an error rather than minutes of blurring.
+    public static let maximumSigma = 128.0
+    /// The largest offset drawn, in device pixels along either axis.
+    public static let maximumOffset = Double(SurfaceLimits.maximumDimension)
+
+    /// Throws unless σ is finite, non-negative and at most `maximumSigma`, and the offset is
+    /// finite and within `maximumOffset`.
+    public func validate() throws {
+        guard sigma.isFinite, sigma >= 0, sigma <= DropShadow.maximumSigma,
+              offset.width.isFinite, offset.height.isFinite,
+              abs(offset.width) <= DropShadow.maximumOffset, abs(offset.height) <= DropShadow.maximumOffset
+        else { throw ShadowError.outOfRange(sigma: sigma, offset: offset) }
+    }
+}
+
+/// A shadow this engine will not draw.
+public enum ShadowError: Error, CustomStringConvertible, Equatable {
+    case outOfRange(sigma: Double, offset: CGSize)
+
+    public var description: String {
+        switch self {
+        case let .outOfRange(sigma, offset):
+            "shadow with σ \(sigma) px and offset (\(offset.width), \(offset.height)) px is out of range: σ must be "
+                + "finite, from 0 to \(DropShadow.maximumSigma) px (radius up to \(2 * DropShadow.maximumSigma) px at scale 1), "
+                + "and the offset finite, at most \(Int(DropShadow.maximumOffset)) px"
+        }
+    }
 }
 
 extension Canvas {
@@ -17,6 +47,7 @@ extension Canvas {
     @discardableResult
     public func drawShadow(of path: Path, fillRule: FillRule = .nonZero, transform: CGAffineTransform = .identity,
                            shadow: DropShadow) throws -> PixelRect? {
+        try shadow.validate()
         let moved = path.applying(transform.concatenating(CGAffineTransform(translationX: shadow.offset.width, y: shadow.offset.height)))
         let e = gaussianExtent(sigma: shadow.sigma)
         let region = clip.intersection(surface.bounds)
@@ -30,6 +61,7 @@ extension Canvas {
     /// - Returns: the blurred A8 mask's bounds in this canvas's pixels.
     @discardableResult
     public func drawShadow(of layer: Surface, at x: Int, y: Int, shadow: DropShadow) throws -> PixelRect? {
+        try shadow.validate()
         let alpha = try Surface(width: layer.width, height: layer.height, format: .a8)
         pixman_image_composite32(PIXMAN_OP_SRC, layer.image, nil, alpha.image, 0, 0, 0, 0, 0, 0,
                                  Int32(layer.width), Int32(layer.height))
