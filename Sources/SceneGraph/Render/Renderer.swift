@@ -125,26 +125,9 @@ public final class Renderer {
                 recorder.stats.leafDraws += 1
             case let .compositingGroup(opacity, blend, clips, shadows, children):
                 guard let bounds = layerBounds(item, surface: surface, origin: origin) else { continue }
-                let layer = try Surface(width: bounds.width, height: bounds.height)
-                let bytes = recorder.allocate(.compositingGroup, bounds, bytesPerPixel: layer.format.bytesPerPixel)
-                defer { recorder.release(bytes) }
-                try draw(children, on: layer, origin: (bounds.x, bounds.y))
-                var mask: CoverageMask?
-                if !clips.isEmpty {
-                    guard let m = try clipMask(clips, shift: shift, surface: surface) else { continue }
-                    mask = m
-                }
-                for shadow in shadows {
-                    var s = shadow
-                    s.color = s.color.opacity(opacity)
-                    let b = try recorder.time("filters") {
-                        try canvas.drawShadow(of: layer, at: bounds.x - origin.x, y: bounds.y - origin.y, shadow: s)
-                    }
-                    recorder.transient(.shadow, b, bytesPerPixel: 1)
-                }
-                try recorder.time("composition") {
-                    try surface.composite(layer, at: bounds.x - origin.x, y: bounds.y - origin.y, opacity: opacity, blendMode: blend,
-                                          clipMask: mask)
+                try drawGroup(children, kind: .compositingGroup, format: .argb32, bounds: bounds, opacity: opacity, clips: clips,
+                              shadows: shadows, on: surface, origin: origin, canvas: canvas) { layer, dx, dy, mask in
+                    try surface.composite(layer, at: dx, y: dy, opacity: opacity, blendMode: blend, clipMask: mask)
                 }
             case let .drawingGroup(opaque, mode, opacity, blend, _, clips, shadows, children):
                 // A non-opaque, non-linear group with nothing applied after it composites exactly
@@ -157,23 +140,8 @@ public final class Renderer {
                 guard let bounds = layerBounds(item, surface: surface, origin: origin) else { continue }
                 let format: PixelFormat = opaque ? .xrgb32 : mode == .linear ? .argb32Linear
                     : mode == .extendedLinear ? .rgbaFloat : .argb32
-                let layer = try Surface(width: bounds.width, height: bounds.height, format: format)
-                let bytes = recorder.allocate(.drawingGroup, bounds, bytesPerPixel: format.bytesPerPixel)
-                defer { recorder.release(bytes) }
-                try draw(children, on: layer, origin: (bounds.x, bounds.y))
-                let (dx, dy) = (bounds.x - origin.x, bounds.y - origin.y)
-                var mask: CoverageMask?
-                if !clips.isEmpty {
-                    guard let m = try clipMask(clips, shift: shift, surface: surface) else { continue }
-                    mask = m
-                }
-                for shadow in shadows {
-                    var s = shadow
-                    s.color = s.color.opacity(opacity)
-                    let b = try recorder.time("filters") { try canvas.drawShadow(of: layer, at: dx, y: dy, shadow: s) }
-                    recorder.transient(.shadow, b, bytesPerPixel: 1)
-                }
-                try recorder.time("composition") {
+                try drawGroup(children, kind: .drawingGroup, format: format, bounds: bounds, opacity: opacity, clips: clips,
+                              shadows: shadows, on: surface, origin: origin, canvas: canvas) { layer, dx, dy, mask in
                     if format == .rgbaFloat, blend == .normal, mask == nil, surface.format == .argb32 || surface.format == .xrgb32 {
                         // Encoded with the extended transfer function before the opacity applies.
                         surface.compositeExtended(layer, at: dx, y: dy, opacity: opacity)
@@ -186,6 +154,33 @@ public final class Renderer {
                 }
             }
         }
+    }
+
+    /// A group: `children` drawn into a layer of `format` covering `bounds` (device pixels),
+    /// then its shadows (from the layer's alpha, faded by `opacity`) and the layer itself,
+    /// through the group's clips, by `composite(layer, x, y, clip mask)` onto `surface`.
+    private func drawGroup(_ children: [DisplayItem], kind: RenderStats.LayerKind, format: PixelFormat, bounds: PixelRect,
+                           opacity: Double, clips: [ClipPath], shadows: [DropShadow], on surface: Surface,
+                           origin: (x: Int, y: Int), canvas: Canvas,
+                           composite: (Surface, Int, Int, CoverageMask?) throws -> Void) throws {
+        let layer = try Surface(width: bounds.width, height: bounds.height, format: format)
+        let bytes = recorder.allocate(kind, bounds, bytesPerPixel: format.bytesPerPixel)
+        defer { recorder.release(bytes) }
+        try draw(children, on: layer, origin: (bounds.x, bounds.y))
+        let (dx, dy) = (bounds.x - origin.x, bounds.y - origin.y)
+        var mask: CoverageMask?
+        if !clips.isEmpty {
+            let shift = CGAffineTransform(translationX: CGFloat(-origin.x), y: CGFloat(-origin.y))
+            guard let m = try clipMask(clips, shift: shift, surface: surface) else { return }
+            mask = m
+        }
+        for shadow in shadows {
+            var s = shadow
+            s.color = s.color.opacity(opacity)
+            let b = try recorder.time("filters") { try canvas.drawShadow(of: layer, at: dx, y: dy, shadow: s) }
+            recorder.transient(.shadow, b, bytesPerPixel: 1)
+        }
+        try recorder.time("composition") { try composite(layer, dx, dy, mask) }
     }
 }
 
