@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "Compositor", targets: ["Compositor"]),
         .library(name: "SceneGraph", targets: ["SceneGraph"]),
+        .library(name: "SceneFile", targets: ["SceneFile"]),
         .library(name: "PixelTesting", targets: ["PixelTesting"]),
         .library(name: "ReferenceScenes", targets: ["ReferenceScenes"]),
         .executable(name: "compose", targets: ["compose"]),
@@ -44,6 +45,13 @@ let package = Package(
             dependencies: ["Compositor"]
         ),
 
+        // MARK: - The scene language (`.scene` files): SwiftUI syntax, evaluated to views
+
+        .target(
+            name: "SceneFile",
+            dependencies: ["SceneGraph"]
+        ),
+
         // MARK: - Snapshot and pixel assertions for Swift Testing and XCTest
 
         .target(
@@ -62,7 +70,7 @@ let package = Package(
 
         .executableTarget(
             name: "compose",
-            dependencies: ["SceneGraph"]
+            dependencies: ["SceneGraph", "SceneFile"]
         ),
 
         // MARK: - Tests
@@ -76,6 +84,11 @@ let package = Package(
             name: "SceneGraphTests",
             dependencies: ["SceneGraph", "PixelTesting"],
             exclude: ["__Snapshots__"]
+        ),
+        .testTarget(
+            name: "SceneFileTests",
+            dependencies: ["SceneFile", "PixelTesting"],
+            exclude: ["Malformed"]
         ),
         .testTarget(
             name: "PixelTestingTests",

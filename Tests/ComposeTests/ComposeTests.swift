@@ -9,7 +9,10 @@ struct Run {
     let stderr: String
 }
 
-func compose(_ arguments: String...) throws -> Run {
+func compose(_ arguments: String...) throws -> Run { try compose(arguments, input: nil) }
+
+/// Runs `compose` with `input` on its standard input.
+func compose(_ arguments: [String], input: Data?) throws -> Run {
     let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     let binary = [dir, dir.deletingLastPathComponent()].map { $0.appendingPathComponent("compose") }
         .first { FileManager.default.isExecutableFile(atPath: $0.path) }!
@@ -19,7 +22,13 @@ func compose(_ arguments: String...) throws -> Run {
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
+    let inputPipe = Pipe()
+    if input != nil { process.standardInput = inputPipe }
     try process.run()
+    if let input {
+        inputPipe.fileHandleForWriting.write(input)
+        try inputPipe.fileHandleForWriting.close()
+    }
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
@@ -74,9 +83,9 @@ func temporaryDirectory() throws -> URL {
         let d = try compose("render", "--demo", "--scale")
         #expect(d.status == 64 && d.stderr.contains("Missing value for '--scale'"))
         let e = try compose("render")
-        #expect(e.status == 64 && e.stderr.contains("--demo"))
-        let f = try compose("render", "scene.scene")
-        #expect(f.status == 64 && f.stderr.contains("not supported yet"))
+        #expect(e.status == 64 && e.stderr.contains("Missing expected argument '<scene>'"))
+        let f = try compose("render", "no-such.scene")
+        #expect(f.status == 66 && f.stderr.contains("cannot read 'no-such.scene': no such file"))
         let g = try compose()
         #expect(g.status == 64)
     }

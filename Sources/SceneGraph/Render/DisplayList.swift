@@ -4,6 +4,16 @@ import Foundation
 /// effects, and the group boundaries between them. Equatable, and printable for inspection.
 public struct DisplayList: Equatable, CustomStringConvertible {
     public var items: [DisplayItem]
+    /// What lowering noticed that a user may not expect (an outer blend mode a nearer one
+    /// overrides). Not part of equality: two lists that draw the same are equal.
+    public var warnings: [String] = []
+
+    public init(items: [DisplayItem], warnings: [String] = []) {
+        self.items = items
+        self.warnings = warnings
+    }
+
+    public static func == (a: DisplayList, b: DisplayList) -> Bool { a.items == b.items }
 
     public var description: String {
         var lines: [String] = []
@@ -73,6 +83,14 @@ struct LowerContext {
     var clips: [ClipPath] = []
     /// Shadows written above, in device space; every leaf casts each.
     var shadows: [DropShadow] = []
+    /// Where lowering reports what `explain` warns about (shared by every copy).
+    var notes: LoweringNotes? = nil
+}
+
+/// Warnings collected while lowering, once each.
+final class LoweringNotes {
+    private(set) var warnings: [String] = []
+    func warn(_ text: String) { if !warnings.contains(text) { warnings.append(text) } }
 }
 
 /// A frame's own space (origin (0, 0), its size) and the transform from it to device pixels.
@@ -138,6 +156,9 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
     case let .blendMode(mode, child):
         // Modifiers wrap from the outside in, so the first mode met is the outermost; an inner
         // one (closer to the leaf) replaces it.
+        if let outer = context.blendMode, outer != mode {
+            context.notes?.warn("blendMode(.\(outer.rawValue)) written outside is overridden by blendMode(.\(mode.rawValue)) nearer the leaves: the nearest mode wins")
+        }
         var inner = context
         inner.blendMode = mode
         lower(child, in: rect, context: inner, into: &items)

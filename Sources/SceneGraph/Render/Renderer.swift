@@ -40,11 +40,13 @@ public final class Renderer {
             return (node, Alignment.center.place(chosen, in: CGRect(origin: .zero, size: canvas)))
         }
         var items: [DisplayItem] = []
+        let notes = LoweringNotes()
         recorder.time("lowering") {
-            lower(node, in: rect, context: LowerContext(transform: CGAffineTransform(scaleX: scale, y: scale), opacity: 1, blendMode: nil),
+            lower(node, in: rect, context: LowerContext(transform: CGAffineTransform(scaleX: scale, y: scale), opacity: 1, blendMode: nil,
+                                                        notes: notes),
                   into: &items)
         }
-        return DisplayList(items: items)
+        return DisplayList(items: items, warnings: notes.warnings)
     }
 
     /// Renders `view` into a new surface of `size` × `scale` pixels over `background`
@@ -88,18 +90,35 @@ public final class Renderer {
         return mask
     }
 
-    /// A group's layer, within the surface it is drawn onto: a compositing group's ink bounds
-    /// plus the margin; a drawing group's frame, rounded out to whole pixels.
+    /// A group's layer, within the surface it is drawn onto.
     private func layerBounds(_ item: DisplayItem, surface: Surface, origin: (x: Int, y: Int)) -> PixelRect? {
+        Renderer.layerBounds(item, within: PixelRect(x: origin.x, y: origin.y, width: surface.width, height: surface.height))
+    }
+
+    /// A group's layer: a compositing group's ink bounds plus the margin, a drawing group's
+    /// frame, rounded out to whole pixels and cut to `visible` (the surface it is drawn onto);
+    /// nil when nothing is visible.
+    static func layerBounds(_ item: DisplayItem, within visible: PixelRect) -> PixelRect? {
         let ink = item.inkBounds
         guard !ink.isNull, ink.width.isFinite, ink.height.isFinite else { return nil }
         var m = Double(Renderer.layerMargin)
         if case .drawingGroup = item { m = 0 }
         let x0 = Int((ink.minX - m).rounded(.down)), y0 = Int((ink.minY - m).rounded(.down))
         let x1 = Int((ink.maxX + m).rounded(.up)), y1 = Int((ink.maxY + m).rounded(.up))
-        let bounds = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-            .intersection(PixelRect(x: origin.x, y: origin.y, width: surface.width, height: surface.height))
+        let bounds = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(visible)
         return bounds.isEmpty ? nil : bounds
+    }
+
+    /// A non-opaque, non-linear drawing group with nothing applied after it composites exactly
+    /// as its content would, so it is drawn in place (pixel-identical, no layer).
+    static func drawsInPlace(_ item: DisplayItem, onto format: PixelFormat) -> Bool {
+        guard case let .drawingGroup(opaque, mode, opacity, blend, _, clips, shadows, _) = item else { return false }
+        return !opaque && mode == .nonLinear && opacity == 1 && blend == .normal && clips.isEmpty && shadows.isEmpty && format == .argb32
+    }
+
+    /// The pixel format of a drawing group's image.
+    static func layerFormat(opaque: Bool, colorMode mode: ColorRenderingMode) -> PixelFormat {
+        opaque ? .xrgb32 : mode == .linear ? .argb32Linear : mode == .extendedLinear ? .rgbaFloat : .argb32
     }
 
     /// Draws items onto `surface`, whose pixel (0, 0) is device pixel `origin`.
@@ -130,16 +149,12 @@ public final class Renderer {
                     try surface.composite(layer, at: dx, y: dy, opacity: opacity, blendMode: blend, clipMask: mask)
                 }
             case let .drawingGroup(opaque, mode, opacity, blend, _, clips, shadows, children):
-                // A non-opaque, non-linear group with nothing applied after it composites exactly
-                // as its content would: draw the content in place (pixel-identical, no layer).
-                if !opaque, mode == .nonLinear, opacity == 1, blend == .normal, clips.isEmpty, shadows.isEmpty,
-                   surface.format == .argb32 {
+                if Renderer.drawsInPlace(item, onto: surface.format) {
                     try draw(children, on: surface, origin: origin)
                     continue
                 }
                 guard let bounds = layerBounds(item, surface: surface, origin: origin) else { continue }
-                let format: PixelFormat = opaque ? .xrgb32 : mode == .linear ? .argb32Linear
-                    : mode == .extendedLinear ? .rgbaFloat : .argb32
+                let format = Renderer.layerFormat(opaque: opaque, colorMode: mode)
                 try drawGroup(children, kind: .drawingGroup, format: format, bounds: bounds, opacity: opacity, clips: clips,
                               shadows: shadows, on: surface, origin: origin, canvas: canvas) { layer, dx, dy, mask in
                     if format == .rgbaFloat, blend == .normal, mask == nil, surface.format == .argb32 || surface.format == .xrgb32 {

@@ -1,0 +1,235 @@
+import Foundation
+import SceneGraph
+
+extension Builtins {
+    /// Shapes, stacks, `ForEach`, `Group`, `Path { p in … }` and `EmptyView`.
+    static let viewConstructors: [Builtin] = [
+        Builtin("Circle", "") { _, _ in .shape(SceneShape(insettable: Circle(), name: "Circle")) },
+        Builtin("Rectangle", "") { _, _ in .shape(SceneShape(insettable: Rectangle(), name: "Rectangle")) },
+        Builtin("Ellipse", "") { _, _ in .shape(SceneShape(insettable: Ellipse(), name: "Ellipse")) },
+        Builtin("Capsule", "style: cornerStyle?") { b, _ in
+            .shape(SceneShape(insettable: Capsule(style: b.cornerStyle("style") ?? .continuous), name: "Capsule"))
+        },
+        Builtin("RoundedRectangle", "cornerRadius: number, style: cornerStyle?") { b, e in
+            guard e.nonNegative(b, "cornerRadius") else { return .invalid }
+            return .shape(SceneShape(insettable: RoundedRectangle(cornerRadius: b.cg("cornerRadius")!, style: b.cornerStyle("style") ?? .continuous),
+                                     name: "RoundedRectangle"))
+        },
+        Builtin("RoundedRectangle", "cornerSize: size, style: cornerStyle?") { b, _ in
+            .shape(SceneShape(insettable: RoundedRectangle(cornerSize: b.size("cornerSize")!, style: b.cornerStyle("style") ?? .continuous),
+                              name: "RoundedRectangle"))
+        },
+        Builtin("UnevenRoundedRectangle", "topLeadingRadius: number?, bottomLeadingRadius: number?, bottomTrailingRadius: number?, topTrailingRadius: number?, style: cornerStyle?") { b, _ in
+            .shape(SceneShape(insettable: UnevenRoundedRectangle(
+                topLeadingRadius: b.cg("topLeadingRadius") ?? 0, bottomLeadingRadius: b.cg("bottomLeadingRadius") ?? 0,
+                bottomTrailingRadius: b.cg("bottomTrailingRadius") ?? 0, topTrailingRadius: b.cg("topTrailingRadius") ?? 0,
+                style: b.cornerStyle("style") ?? .continuous), name: "UnevenRoundedRectangle"))
+        },
+        Builtin("Path", "") { _, _ in .shape(SceneShape(Path(), name: "Path")) },
+        Builtin("Path", "_ build: closure") { b, e in
+            let (closure, scope) = b.closure("build")!
+            let builder = PathBuilder()
+            for (value, location) in try e.invoke(closure, scope, with: [.path(builder)], at: b.call) where !value.isInvalid {
+                e.error(location, "a Path closure draws with its parameter; this expression makes \(value.kindName) that is not used")
+            }
+            return .shape(SceneShape(builder.path, name: "Path"))
+        },
+        Builtin("Path", "_ rect: rect") { b, _ in .shape(SceneShape(Path(b.rect("rect")!), name: "Path")) },
+        Builtin("Path", "ellipseIn rect: rect") { b, _ in .shape(SceneShape(Path(ellipseIn: b.rect("rect")!), name: "Path")) },
+        Builtin("Path", "roundedRect rect: rect, cornerRadius: number, style: cornerStyle?") { b, _ in
+            .shape(SceneShape(Path(roundedRect: b.rect("rect")!, cornerRadius: b.cg("cornerRadius")!, style: b.cornerStyle("style") ?? .continuous),
+                              name: "Path"))
+        },
+        Builtin("EmptyView", "") { _, _ in .view(AnyView(EmptyView())) },
+        Builtin("ZStack", "alignment: alignment?, content: closure") { b, e in
+            let content = try e.content(b)
+            return .view(AnyView(ZStack(alignment: b.alignment("alignment") ?? .center) { content }))
+        },
+        Builtin("HStack", "alignment: verticalAlignment?, spacing: number?, content: closure") { b, e in
+            let content = try e.content(b)
+            let alignment: VerticalAlignment = switch b.enumCase("alignment") { case "top": .top; case "bottom": .bottom; default: .center }
+            return .view(AnyView(HStack(alignment: alignment, spacing: b.cg("spacing")) { content }))
+        },
+        Builtin("VStack", "alignment: horizontalAlignment?, spacing: number?, content: closure") { b, e in
+            let content = try e.content(b)
+            let alignment: HorizontalAlignment = switch b.enumCase("alignment") { case "leading": .leading; case "trailing": .trailing; default: .center }
+            return .view(AnyView(VStack(alignment: alignment, spacing: b.cg("spacing")) { content }))
+        },
+        Builtin("Group", "content: closure") { b, e in .view(try e.content(b)) },
+        Builtin("ForEach", "_ data: sequence, id: keyPath?, content: closure") { b, e in
+            let (closure, scope) = b.closure("content")!
+            guard let elements = try e.elements(of: b.values["data"]!, at: b.location("data")) else { return .invalid }
+            var views: [AnyView] = []
+            for element in elements {
+                try e.count(at: b.location("data"))
+                views.append(try e.buildViews(closure, scope, arguments: [element], at: b.location("content")))
+            }
+            return .view(AnyView(sequence: views))
+        },
+    ]
+
+    /// View modifiers (on views, and on shapes, colours and gradients as views).
+    static let modifiers: [Builtin] = [
+        Builtin("frame", "width: number?, height: number?, alignment: alignment?") { b, e in
+            guard e.nonNegative(b, "width"), e.nonNegative(b, "height") else { return .invalid }
+            return .view(AnyView(b.view("self")!.frame(width: b.cg("width"), height: b.cg("height"), alignment: b.alignment("alignment") ?? .center)))
+        },
+        Builtin("padding", "") { b, _ in .view(AnyView(b.view("self")!.padding())) },
+        Builtin("padding", "_ length: number") { b, _ in .view(AnyView(b.view("self")!.padding(b.cg("length")!))) },
+        Builtin("padding", "_ edges: edges, _ length: number?") { b, _ in
+            .view(AnyView(b.view("self")!.padding(b.edges("edges")!, b.cg("length") ?? 16)))
+        },
+        Builtin("offset", "x: number?, y: number?") { b, _ in .view(AnyView(b.view("self")!.offset(x: b.cg("x") ?? 0, y: b.cg("y") ?? 0))) },
+        Builtin("offset", "_ offset: size") { b, _ in .view(AnyView(b.view("self")!.offset(b.size("offset")!))) },
+        Builtin("rotationEffect", "_ angle: angle, anchor: unitPoint?") { b, _ in
+            .view(AnyView(b.view("self")!.rotationEffect(b.angle("angle")!, anchor: b.unitPoint("anchor") ?? .center)))
+        },
+        Builtin("scaleEffect", "_ scale: number, anchor: unitPoint?") { b, _ in
+            .view(AnyView(b.view("self")!.scaleEffect(b.cg("scale")!, anchor: b.unitPoint("anchor") ?? .center)))
+        },
+        Builtin("scaleEffect", "_ scale: size, anchor: unitPoint?") { b, _ in
+            let s = b.size("scale")!
+            return .view(AnyView(b.view("self")!.scaleEffect(x: s.width, y: s.height, anchor: b.unitPoint("anchor") ?? .center)))
+        },
+        Builtin("scaleEffect", "x: number?, y: number?, anchor: unitPoint?") { b, _ in
+            .view(AnyView(b.view("self")!.scaleEffect(x: b.cg("x") ?? 1, y: b.cg("y") ?? 1, anchor: b.unitPoint("anchor") ?? .center)))
+        },
+        Builtin("transformEffect", "_ transform: transform") { b, _ in .view(AnyView(b.view("self")!.transformEffect(b.transform("transform")!))) },
+        Builtin("opacity", "_ value: number") { b, _ in .view(AnyView(b.view("self")!.opacity(b.double("value")!))) },
+        Builtin("blendMode", "_ mode: blendMode") { b, _ in .view(AnyView(b.view("self")!.blendMode(b.blendMode("mode")!))) },
+        Builtin("clipShape", "_ shape: shape, style: fillStyle?") { b, _ in
+            .view(AnyView(b.view("self")!.clipShape(b.shape("shape")!, style: b.fillStyle("style") ?? FillStyle())))
+        },
+        Builtin("clipped", "antialiased: bool?") { b, _ in .view(AnyView(b.view("self")!.clipped())) },
+        Builtin("shadow", "color: color?, radius: number, x: number?, y: number?") { b, e in
+            let radius = b.double("radius")!
+            guard radius >= 0, radius / 2 <= DropShadow.maximumSigma else {
+                e.error(b.location("radius"), "a shadow radius must be from 0 to \(Int(2 * DropShadow.maximumSigma)) points, got \(radius.formatted())")
+                return .invalid
+            }
+            return .view(AnyView(b.view("self")!.shadow(color: b.color("color") ?? Color(.sRGBLinear, white: 0, opacity: 0.33),
+                                                        radius: CGFloat(radius), x: b.cg("x") ?? 0, y: b.cg("y") ?? 0)))
+        },
+        Builtin("background", "_ content: view, alignment: alignment?") { b, _ in
+            .view(AnyView(b.view("self")!.background(b.view("content")!, alignment: b.alignment("alignment") ?? .center)))
+        },
+        Builtin("background", "alignment: alignment?, content: closure") { b, e in
+            let content = try e.content(b)
+            return .view(AnyView(b.view("self")!.background(content, alignment: b.alignment("alignment") ?? .center)))
+        },
+        Builtin("overlay", "_ content: view, alignment: alignment?") { b, _ in
+            .view(AnyView(b.view("self")!.overlay(b.view("content")!, alignment: b.alignment("alignment") ?? .center)))
+        },
+        Builtin("overlay", "alignment: alignment?, content: closure") { b, e in
+            let content = try e.content(b)
+            return .view(AnyView(b.view("self")!.overlay(content, alignment: b.alignment("alignment") ?? .center)))
+        },
+        Builtin("compositingGroup", "") { b, _ in .view(AnyView(b.view("self")!.compositingGroup())) },
+        Builtin("drawingGroup", "opaque: bool?, colorMode: colorMode?") { b, _ in
+            .view(AnyView(b.view("self")!.drawingGroup(opaque: b.bool("opaque") ?? false,
+                                                       colorMode: ColorRenderingMode(rawValue: b.enumCase("colorMode") ?? "nonLinear")!)))
+        },
+        // Identity matters to animation only; a still render accepts and ignores it.
+        Builtin("id", "_ id: any") { b, _ in b.values["self"]! },
+    ]
+
+    /// Shape methods: fills and strokes make views; transforms, trims and insets make shapes.
+    static let shapeOperations: [Builtin] = [
+        Builtin("fill", "_ content: style?, style: fillStyle?") { b, _ in
+            let s = b.shape("self")!
+            return .view(AnyView(s.fill(b.style("content") ?? AnyShapeStyle(Color.primary), style: b.fillStyle("style") ?? FillStyle())))
+        },
+        Builtin("foregroundStyle", "_ content: style") { b, _ in .view(AnyView(b.shape("self")!.fill(b.style("content")!))) },
+        Builtin("stroke", "_ content: style?, lineWidth: number?") { b, e in
+            guard e.nonNegative(b, "lineWidth") else { return .invalid }
+            return stroked(b, StrokeStyle(lineWidth: b.cg("lineWidth") ?? 1), border: false, e)
+        },
+        Builtin("stroke", "_ content: style?, style: strokeStyle") { b, e in stroked(b, b.strokeStyle("style")!, border: false, e) },
+        Builtin("strokeBorder", "_ content: style?, lineWidth: number?") { b, e in
+            guard e.nonNegative(b, "lineWidth") else { return .invalid }
+            return stroked(b, StrokeStyle(lineWidth: b.cg("lineWidth") ?? 1), border: true, e)
+        },
+        Builtin("strokeBorder", "_ content: style?, style: strokeStyle") { b, e in stroked(b, b.strokeStyle("style")!, border: true, e) },
+        Builtin("trim", "from start: number?, to end: number?") { b, _ in
+            let s = b.shape("self")!
+            return .shape(SceneShape(s.trim(from: b.cg("start") ?? 0, to: b.cg("end") ?? 1), name: "trimmed \(s.name)"))
+        },
+        Builtin("offset", "x: number?, y: number?") { b, _ in
+            let (x, y) = (b.cg("x") ?? 0, b.cg("y") ?? 0)
+            return .shape(b.shape("self")!.transformed { $0.offset(x: x, y: y) })
+        },
+        Builtin("offset", "_ offset: size") { b, _ in
+            let size = b.size("offset")!
+            return .shape(b.shape("self")!.transformed { $0.offset(size) })
+        },
+        Builtin("offset", "_ offset: point") { b, _ in
+            let point = b.point("offset")!
+            return .shape(b.shape("self")!.transformed { $0.offset(point) })
+        },
+        Builtin("rotation", "_ angle: angle, anchor: unitPoint?") { b, _ in
+            let (angle, anchor) = (b.angle("angle")!, b.unitPoint("anchor") ?? .center)
+            return .shape(b.shape("self")!.transformed { $0.rotation(angle, anchor: anchor) })
+        },
+        Builtin("scale", "_ scale: number, anchor: unitPoint?") { b, _ in
+            let (k, anchor) = (b.cg("scale")!, b.unitPoint("anchor") ?? .center)
+            return .shape(b.shape("self")!.transformed { $0.scale(k, anchor: anchor) })
+        },
+        Builtin("scale", "x: number?, y: number?, anchor: unitPoint?") { b, _ in
+            let (x, y, anchor) = (b.cg("x") ?? 1, b.cg("y") ?? 1, b.unitPoint("anchor") ?? .center)
+            return .shape(b.shape("self")!.transformed { $0.scale(x: x, y: y, anchor: anchor) })
+        },
+        Builtin("transform", "_ transform: transform") { b, _ in
+            let t = b.transform("transform")!
+            return .shape(b.shape("self")!.transformed { $0.transform(t) })
+        },
+        Builtin("size", "width: number, height: number") { b, e in
+            guard e.nonNegative(b, "width"), e.nonNegative(b, "height") else { return .invalid }
+            let size = CGSize(width: b.cg("width")!, height: b.cg("height")!)
+            return .shape(b.shape("self")!.transformed { $0.size(size) })
+        },
+        Builtin("size", "_ size: size") { b, _ in
+            let size = b.size("size")!
+            return .shape(b.shape("self")!.transformed { $0.size(size) })
+        },
+        Builtin("inset", "by amount: number") { b, e in
+            let s = b.shape("self")!
+            guard s.insetBy != nil else {
+                e.error(b.call, "inset(by:) needs an insettable shape; this \(s.name) cannot be inset")
+                return .invalid
+            }
+            return .shape(s.inset(by: b.cg("amount")!))
+        },
+        Builtin("path", "in rect: rect") { b, _ in .shape(SceneShape(b.shape("self")!.path(in: b.rect("rect")!), name: "Path")) },
+    ]
+
+    /// `stroke`/`strokeBorder`: with a style argument a view (SwiftUI's `stroke(_:lineWidth:)`),
+    /// without one `stroke` is a shape and `strokeBorder` a view, as in SwiftUI.
+    private static func stroked(_ b: Bound, _ style: StrokeStyle, border: Bool, _ e: Evaluator) -> Value {
+        let s = b.shape("self")!
+        if border {
+            guard s.insetBy != nil else {
+                e.error(b.call, "strokeBorder needs an insettable shape; this \(s.name) cannot be inset",
+                        hint: "stroked and trimmed shapes and paths are not insettable; use stroke(…) instead")
+                return .invalid
+            }
+            return .view(AnyView(s.strokeBorder(b.style("content") ?? AnyShapeStyle(Color.primary), style: style)))
+        }
+        if let content = b.style("content") { return .view(AnyView(s.stroke(content, style: style))) }
+        return .shape(SceneShape(s.stroke(style: style), name: "stroked \(s.name)"))
+    }
+}
+
+extension Evaluator {
+    /// The views of a builder closure argument named `content`.
+    func content(_ b: Bound) throws -> AnyView {
+        let (closure, scope) = b.closure("content")!
+        return try buildViews(closure, scope, at: b.location("content"))
+    }
+
+    /// Reports a negative argument; true when it is fine (or absent).
+    func nonNegative(_ b: Bound, _ name: String) -> Bool {
+        guard let v = b.double(name), v < 0 else { return true }
+        error(b.location(name), "argument '\(name)' must not be negative, got \(v.formatted())")
+        return false
+    }
+}

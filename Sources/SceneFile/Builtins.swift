@@ -1,0 +1,119 @@
+import Foundation
+import SceneGraph
+
+/// The scene language's vocabulary: SwiftUI's views, shapes, modifiers and value types with
+/// their argument labels and defaults, and the math functions scenes use. Each entry is a
+/// signature and a small closure; `Evaluator.dispatch` matches arguments to signatures.
+enum Builtins {
+    static func table(_ list: [Builtin]) -> [String: [Builtin]] {
+        Dictionary(grouping: list, by: \.signature.name)
+    }
+
+    /// Free functions, initializers and static methods (`Type.name`), and implicit members
+    /// (`.name`).
+    static let functions: [String: [Builtin]] = table(viewConstructors + valueConstructors + mathFunctions)
+
+    /// Names that are types, usable for their static members (`Color.blue`, `Double.pi`).
+    static let typeNames: Set<String> = [
+        "Color", "Angle", "Double", "CGFloat", "Float", "Int", "UnitPoint", "Alignment", "CGAffineTransform", "BlendMode",
+        "Gradient", "Gradient.Stop", "CGPoint", "CGSize", "CGRect", "RoundedCornerStyle", "ColorRenderingMode", "CGLineCap",
+        "CGLineJoin", "HorizontalAlignment", "VerticalAlignment", "Edge", "Edge.Set",
+    ]
+
+    /// `Type.member` values.
+    static func staticMember(_ type: String, _ name: String) -> Value? {
+        switch type {
+        case "Color": return namedColors[name].map(Value.color)
+        case "Double", "CGFloat", "Float":
+            switch name {
+            case "pi": return .double(.pi)
+            case "infinity": return .double(.infinity)
+            case "nan": return .double(.nan)
+            case "greatestFiniteMagnitude": return .double(.greatestFiniteMagnitude)
+            default: return nil
+            }
+        case "Int": return name == "max" ? .int(.max) : name == "min" ? .int(.min) : nil
+        case "Angle": return name == "zero" ? .angle(.zero) : nil
+        case "UnitPoint": return unitPoints[name].map(Value.unitPoint)
+        case "Alignment": return alignments[name].map(Value.alignment)
+        case "CGAffineTransform": return name == "identity" ? .transform(.identity) : nil
+        case "CGPoint": return name == "zero" ? .point(.zero) : nil
+        case "CGSize": return name == "zero" ? .size(.zero) : nil
+        case "CGRect": return name == "zero" ? .rect(.zero) : nil
+        case "Edge.Set":
+            let sets: [String: Edge.Set] = ["top": .top, "leading": .leading, "bottom": .bottom, "trailing": .trailing, "all": .all,
+                                            "horizontal": .horizontal, "vertical": .vertical]
+            return sets[name].map(Value.edges)
+        default:
+            let enums: [String: ParamType] = ["BlendMode": .blendMode, "RoundedCornerStyle": .cornerStyle, "ColorRenderingMode": .colorMode,
+                                              "CGLineCap": .lineCap, "CGLineJoin": .lineJoin, "HorizontalAlignment": .horizontalAlignment,
+                                              "VerticalAlignment": .verticalAlignment]
+            guard let t = enums[type], t.members.contains(name) else { return nil }
+            return .enumCase(type: type, name: name)
+        }
+    }
+
+    /// The static members of a type, for "did you mean" hints.
+    static func staticMemberNames(_ type: String) -> [String] {
+        switch type {
+        case "Color": Array(namedColors.keys)
+        case "Double", "CGFloat", "Float": ["pi", "infinity", "nan", "greatestFiniteMagnitude"]
+        case "UnitPoint": Array(unitPoints.keys)
+        case "Alignment": Array(alignments.keys)
+        case "BlendMode": ParamType.blendMode.members
+        default: []
+        }
+    }
+
+    /// Known SwiftUI names this engine does not draw yet: a clear message instead of "unknown".
+    static let unsupported: [String: String] = {
+        let later = "it is on the scene graph's list of what is not built yet (README, 'Not yet')"
+        var table: [String: String] = [:]
+        for name in ["blur", "mask", "colorMultiply", "brightness", "contrast", "saturation", "grayscale", "hueRotation",
+                     "colorInvert", "position", "fixedSize", "Spacer", "Image", "Text", "foregroundColor", "luminanceToAlpha"] {
+            table[name] = later
+        }
+        table["geometryGroup"] = "it changes animation only, which arrives with 'compose animate'"
+        for name in ["union", "intersection", "subtracting", "symmetricDifference", "lineIntersection", "lineSubtraction", "normalized"] {
+            table[name] = "shape booleans are not built yet"
+        }
+        return table
+    }()
+
+    // MARK: - Methods by receiver
+
+    static let viewModifiers = table(modifiers)
+    static let shapeMethods = table(shapeOperations)
+    static let colorMethods = table([
+        Builtin("opacity", "_ value: number") { b, _ in
+            guard case .color(let c) = b.values["self"] else { return .invalid }
+            return .color(c.opacity(b.double("value")!))
+        },
+    ])
+    static let pathMethods = table(pathOperations)
+    static let intMethods = table([
+        Builtin("isMultiple", "of other: int") { b, _ in
+            guard case .int(let v) = b.values["self"], let d = b.int("other") else { return .invalid }
+            return .bool(d == 0 ? v == 0 : v % d == 0)
+        },
+    ])
+    static let doubleMethods = table([
+        Builtin("rounded", "") { b, _ in .double((b.double("self") ?? 0).rounded()) },
+        Builtin("squareRoot", "") { b, e in
+            let v = b.double("self") ?? 0
+            guard v >= 0 else { e.error(b.call, "squareRoot() of a negative number"); return .invalid }
+            return .double(v.squareRoot())
+        },
+    ])
+    static let transformMethods = table([
+        Builtin("rotated", "by angle: number") { b, _ in .transform(b.transform("self")!.rotated(by: b.cg("angle")!)) },
+        Builtin("scaledBy", "x: number, y: number") { b, _ in .transform(b.transform("self")!.scaledBy(x: b.cg("x")!, y: b.cg("y")!)) },
+        Builtin("translatedBy", "x: number, y: number") { b, _ in
+            .transform(b.transform("self")!.translatedBy(x: b.cg("x")!, y: b.cg("y")!))
+        },
+        Builtin("concatenating", "_ other: transform") { b, _ in .transform(b.transform("self")!.concatenating(b.transform("other")!)) },
+    ])
+    static let arrayMethods = table([
+        Builtin("reversed", "") { b, _ in .array(Array((b.array("self") ?? []).reversed())) },
+    ])
+}

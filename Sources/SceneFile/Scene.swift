@@ -1,0 +1,167 @@
+import Foundation
+import SceneGraph
+
+/// Limits that keep any scene file, however written, from exhausting time, memory or stack.
+/// Each is a named setting with a `compose` flag to raise it.
+public struct SceneLimits: Sendable, Equatable {
+    /// Scene files larger than this are refused before lexing (1 MiB: hand-written scenes are a
+    /// few kilobytes; generated ones should use the Swift API). `--max-scene-bytes`.
+    public var maximumSourceBytes = 1 << 20
+    /// How deep expressions, closures and modifier chains may nest. 200 levels is far beyond
+    /// any hand-written scene and keeps the recursive parser, evaluator, layout and lowering
+    /// well inside a 512 KiB thread stack. `--max-depth`.
+    public var maximumDepth = 200
+    /// Loop iterations, `ForEach` elements, array and stride elements in one evaluation
+    /// (1,000,000). `--max-iterations`.
+    public var maximumIterations = 1_000_000
+    /// Elements of one `Path { p in … }` (1,000,000, as the SVG parser allows). `--max-path-elements`.
+    public var maximumPathElements = 1_000_000
+    /// Canvas pixels (width × height × scale², 2^26 = 67 Mpx: 256 MiB of ARGB). `--max-pixels`.
+    public var maximumCanvasPixels = 1 << 26
+    /// The largest magnitude of a geometric argument, in points (1,000,000).
+    /// `--max-coordinate`.
+    public var maximumCoordinate: Double = 1_000_000
+
+    public init() {}
+}
+
+/// The canvas a scene declares (`canvas(width:height:scale:background:)`), or the default.
+public struct SceneCanvas: Sendable, Equatable {
+    /// Size in points (default 400 × 300).
+    public var width: Double = 400
+    public var height: Double = 300
+    /// Pixels per point (default 1).
+    public var scale: Double = 1
+    /// Drawn behind the view; nil is transparent (default white).
+    public var background: Color? = .white
+
+    public init() {}
+    public init(width: Double, height: Double, scale: Double = 1, background: Color? = .white) {
+        (self.width, self.height, self.scale, self.background) = (width, height, scale, background)
+    }
+
+    public var size: CGSize { CGSize(width: width, height: height) }
+    public static let scaleRange: ClosedRange<Double> = 0.1...8
+}
+
+/// A scene file read and evaluated: its canvas and its view, ready to render.
+///
+/// ```swift
+/// let scene = try Scene(source: """
+///     canvas(width: 200, height: 120, scale: 3)
+///     Circle().fill(.blue).frame(width: 64, height: 64)
+///     """, fileName: "dot.scene")
+/// let surface = try Renderer().render(scene.view, size: scene.canvas.size, scale: scene.canvas.scale,
+///                                     background: scene.canvas.background)
+/// ```
+public struct Scene {
+    public var fileName: String
+    public var canvas: SceneCanvas
+    public var view: AnyView
+
+    /// Parses and evaluates `source`; throws every problem found, located in `fileName`.
+    public init(source: String, fileName: String = "<scene>", limits: SceneLimits = SceneLimits()) throws(SceneError) {
+        self.fileName = fileName
+        func fail(_ diagnostics: [SceneDiagnostic]) -> SceneError {
+            SceneError(fileName: fileName, source: source, diagnostics: diagnostics.sorted { $0.location < $1.location })
+        }
+        let bytes = source.utf8.count
+        guard bytes <= limits.maximumSourceBytes else {
+            throw fail([SceneDiagnostic(SourceLocation(line: 1, column: 1),
+                                        "the scene file has \(bytes) bytes, more than the limit of \(limits.maximumSourceBytes)",
+                                        hint: "raise the limit with --max-scene-bytes")])
+        }
+        var lexer = Lexer(source)
+        let tokens = lexer.tokenize()
+        var parser = Parser(tokens: tokens, maximumDepth: limits.maximumDepth)
+        let statements = parser.parseFile()
+        let syntax = lexer.diagnostics + parser.diagnostics
+        guard syntax.isEmpty else { throw fail(syntax) }
+
+        let evaluator = Evaluator(limits: limits)
+        var view: AnyView?
+        do {
+            view = try evaluator.runScene(statements, end: tokens.last!.location)
+        } catch {
+            // A limit stopped evaluation; its error is among the diagnostics.
+        }
+        guard evaluator.diagnostics.isEmpty, let view else { throw fail(evaluator.diagnostics) }
+        self.view = view
+        self.canvas = evaluator.canvas
+    }
+
+    /// Reads a scene file (UTF-8) and evaluates it.
+    public init(contentsOfFile path: String, limits: SceneLimits = SceneLimits()) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard data.count <= limits.maximumSourceBytes else {
+            throw SceneError(fileName: path, source: "", diagnostics: [SceneDiagnostic(
+                SourceLocation(line: 1, column: 1), "the scene file has \(data.count) bytes, more than the limit of \(limits.maximumSourceBytes)",
+                hint: "raise the limit with --max-scene-bytes")])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw SceneError(fileName: path, source: "", diagnostics: [SceneDiagnostic(SourceLocation(line: 1, column: 1),
+                                                                                        "the scene file is not UTF-8 text")])
+        }
+        try self.init(source: text, fileName: path, limits: limits)
+    }
+}
+
+extension Evaluator {
+    /// The top level: `let` constants, at most one `canvas(…)` before the view, and exactly one
+    /// view expression.
+    func runScene(_ statements: [Stmt], end: SourceLocation) throws -> AnyView? {
+        let root = Scope(parent: nil)
+        var view: (AnyView, SourceLocation)?
+        var extra = false
+        for statement in statements {
+            if case .expression(.call(.name("canvas", let l), _, _)) = statement, let first = view {
+                error(l, "the canvas must be declared before the view", hint: "move 'canvas(…)' above the view at line \(first.1.line)")
+                continue
+            }
+            for (value, location) in try run([statement], in: root, newScope: false) {
+                guard let v = asView(value, at: location, context: "a scene") else { continue }
+                if view == nil {
+                    view = (v, location)
+                } else if !extra {
+                    extra = true
+                    error(location, "a scene is one view expression; this is a second one",
+                          hint: "wrap the views in a ZStack, HStack or VStack")
+                }
+            }
+        }
+        if view == nil && diagnostics.isEmpty {
+            error(end, "the scene has no view", hint: "end the scene with a view expression such as 'Circle().fill(.blue)'")
+        }
+        return view?.0
+    }
+
+    /// `canvas(width:height:scale:background:)`.
+    func declareCanvas(_ args: [Arg], at location: SourceLocation) throws -> Value {
+        let builtin = Builtin("canvas", "width: number, height: number, scale: number?, background: color?") { b, e in
+            if let previous = e.canvasDeclared {
+                e.error(b.call, "the canvas is declared twice", hint: "the first declaration is at line \(previous.line)")
+                return .void
+            }
+            e.canvasDeclared = b.call
+            let (w, h, s) = (b.double("width")!, b.double("height")!, b.double("scale") ?? 1)
+            guard w > 0 else { e.error(b.location("width"), "the canvas width must be positive, got \(w.formatted())"); return .void }
+            guard h > 0 else { e.error(b.location("height"), "the canvas height must be positive, got \(h.formatted())"); return .void }
+            guard SceneCanvas.scaleRange.contains(s) else {
+                e.error(b.location("scale"), "the canvas scale must be from 0.1 to 8, got \(s.formatted())")
+                return .void
+            }
+            let pixels = (w * s).rounded(.up) * (h * s).rounded(.up)
+            guard pixels <= Double(e.limits.maximumCanvasPixels),
+                  (w * s).rounded(.up) <= Double(SurfaceLimits.maximumDimension), (h * s).rounded(.up) <= Double(SurfaceLimits.maximumDimension) else {
+                e.error(b.call, "the canvas is \(Int((w * s).rounded(.up)))×\(Int((h * s).rounded(.up))) pixels, more than the limit of \(e.limits.maximumCanvasPixels) pixels (\(SurfaceLimits.maximumDimension) a side)",
+                        hint: "make it smaller, or raise the limit with --max-pixels")
+                return .void
+            }
+            var background = b.color("background") ?? .white
+            if !b.has("background") { background = .white }
+            e.canvas = SceneCanvas(width: w, height: h, scale: s, background: background == .clear ? nil : background)
+            return .void
+        }
+        return try dispatch([builtin], args, receiver: nil, at: location)
+    }
+}

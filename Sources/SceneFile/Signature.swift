@@ -1,0 +1,189 @@
+import Foundation
+import SceneGraph
+
+/// What a parameter accepts. Coercion (`Evaluator.coerce`) turns an argument into the canonical
+/// value of the type, resolving member shorthand (`.blue`, `.topLeading`, `.multiply`) by it.
+enum ParamType: String, Sendable {
+    case number, int, bool, string, color, angle, point, size, rect, unitPoint, alignment
+    case horizontalAlignment, verticalAlignment, blendMode, colorMode, cornerStyle, lineCap, lineJoin
+    case edges, colorSpace, view, shape, insettableShape, style, gradient, stops, colors, numbers, points
+    case strokeStyle, fillStyle, transform, closure, keyPath, sequence, any
+
+    /// How messages name what the parameter expects.
+    var expectation: String {
+        switch self {
+        case .number: "a number"
+        case .int: "an integer"
+        case .bool: "a boolean"
+        case .string: "a string"
+        case .color: "a colour"
+        case .angle: "an angle"
+        case .point: "a point"
+        case .size: "a size"
+        case .rect: "a rectangle"
+        case .unitPoint: "a UnitPoint"
+        case .alignment: "an Alignment"
+        case .horizontalAlignment: "a HorizontalAlignment"
+        case .verticalAlignment: "a VerticalAlignment"
+        case .blendMode: "a BlendMode"
+        case .colorMode: "a ColorRenderingMode"
+        case .cornerStyle: "a RoundedCornerStyle"
+        case .lineCap: "a CGLineCap"
+        case .lineJoin: "a CGLineJoin"
+        case .edges: "an Edge.Set"
+        case .colorSpace: "a colour space"
+        case .view: "a view"
+        case .shape: "a shape"
+        case .insettableShape: "an insettable shape"
+        case .style: "a colour or gradient"
+        case .gradient: "a Gradient"
+        case .stops: "an array of gradient stops"
+        case .colors: "an array of colours"
+        case .numbers: "an array of numbers"
+        case .points: "an array of points"
+        case .strokeStyle: "a StrokeStyle"
+        case .fillStyle: "a FillStyle"
+        case .transform: "a CGAffineTransform"
+        case .closure: "a closure"
+        case .keyPath: "a key path"
+        case .sequence: "a range or an array"
+        case .any: "a value"
+        }
+    }
+
+    /// The cases member shorthand may name, for enumeration-like types.
+    var members: [String] {
+        switch self {
+        case .blendMode: BlendMode.allCases.map(\.rawValue)
+        case .colorMode: ["nonLinear", "linear", "extendedLinear"]
+        case .cornerStyle: ["circular", "continuous"]
+        case .lineCap: ["butt", "round", "square"]
+        case .lineJoin: ["miter", "round", "bevel"]
+        case .colorSpace: ["sRGB", "sRGBLinear"]
+        case .horizontalAlignment: ["leading", "center", "trailing"]
+        case .verticalAlignment: ["top", "center", "bottom"]
+        case .alignment: Array(alignments.keys).sorted()
+        case .unitPoint: Array(unitPoints.keys).sorted()
+        case .edges: ["top", "leading", "bottom", "trailing", "all", "horizontal", "vertical"]
+        case .color, .style, .view: namedColors.keys.sorted()
+        case .number: ["pi"]
+        case .angle: ["zero"]
+        case .transform: ["identity"]
+        default: []
+        }
+    }
+}
+
+let alignments: [String: Alignment] = [
+    "center": .center, "leading": .leading, "trailing": .trailing, "top": .top, "bottom": .bottom,
+    "topLeading": .topLeading, "topTrailing": .topTrailing, "bottomLeading": .bottomLeading, "bottomTrailing": .bottomTrailing,
+]
+let unitPoints: [String: UnitPoint] = [
+    "zero": .zero, "center": .center, "leading": .leading, "trailing": .trailing, "top": .top, "bottom": .bottom,
+    "topLeading": .topLeading, "topTrailing": .topTrailing, "bottomLeading": .bottomLeading, "bottomTrailing": .bottomTrailing,
+]
+let namedColors: [String: Color] = {
+    var table = Dictionary(uniqueKeysWithValues: Color.named.map { ($0.name, $0.color) })
+    table["clear"] = .clear
+    table["primary"] = .primary
+    table["secondary"] = .secondary
+    return table
+}()
+
+struct Parameter: Sendable {
+    /// The argument label (nil: unlabelled, `_`).
+    let label: String?
+    /// The name the implementation reads it by.
+    let name: String
+    let type: ParamType
+    let optional: Bool
+}
+
+/// A function's parameters, written as Swift declares them: `"_ length: number?, edges: edges"`
+/// (a `?` marks a parameter with a default).
+struct Signature: Sendable {
+    let name: String
+    let parameters: [Parameter]
+
+    init(_ name: String, _ spec: String) {
+        self.name = name
+        parameters = spec.split(separator: ",").map { part in
+            let words = part.split(separator: ":")
+            let names = words[0].split(separator: " ").map(String.init)
+            var type = words[1].trimmingCharacters(in: .whitespaces)
+            let optional = type.hasSuffix("?")
+            if optional { type.removeLast() }
+            let label = names[0] == "_" ? nil : names[0]
+            return Parameter(label: label, name: names.count > 1 ? names[1] : names[0], type: ParamType(rawValue: type)!, optional: optional)
+        }
+    }
+
+    /// `frame(width:height:alignment:)`, as Swift names functions.
+    var displayName: String {
+        name + "(" + parameters.map { ($0.label ?? "_") + ":" }.joined() + ")"
+    }
+}
+
+/// An argument after evaluation.
+struct Arg {
+    var label: String?
+    var location: SourceLocation
+    var value: Value
+    var trailing: Bool
+}
+
+/// Arguments bound to parameter names, already coerced to their types.
+struct Bound {
+    var values: [String: Value] = [:]
+    var locations: [String: SourceLocation] = [:]
+    var call: SourceLocation
+
+    func has(_ name: String) -> Bool { values[name] != nil }
+    func location(_ name: String) -> SourceLocation { locations[name] ?? call }
+    func double(_ name: String) -> Double? {
+        switch values[name] {
+        case .int(let v): Double(v)
+        case .double(let v): v
+        default: nil
+        }
+    }
+    func cg(_ name: String) -> CGFloat? { double(name).map { CGFloat($0) } }
+    func int(_ name: String) -> Int? { if case .int(let v) = values[name] { v } else { nil } }
+    func bool(_ name: String) -> Bool? { if case .bool(let v) = values[name] { v } else { nil } }
+    func string(_ name: String) -> String? { if case .string(let v) = values[name] { v } else { nil } }
+    func color(_ name: String) -> Color? { if case .color(let v) = values[name] { v } else { nil } }
+    func angle(_ name: String) -> Angle? { if case .angle(let v) = values[name] { v } else { nil } }
+    func point(_ name: String) -> CGPoint? { if case .point(let v) = values[name] { v } else { nil } }
+    func size(_ name: String) -> CGSize? { if case .size(let v) = values[name] { v } else { nil } }
+    func rect(_ name: String) -> CGRect? { if case .rect(let v) = values[name] { v } else { nil } }
+    func unitPoint(_ name: String) -> UnitPoint? { if case .unitPoint(let v) = values[name] { v } else { nil } }
+    func alignment(_ name: String) -> Alignment? { if case .alignment(let v) = values[name] { v } else { nil } }
+    func enumCase(_ name: String) -> String? { if case .enumCase(_, let v) = values[name] { v } else { nil } }
+    func view(_ name: String) -> AnyView? { if case .view(let v) = values[name] { v } else { nil } }
+    func shape(_ name: String) -> SceneShape? { if case .shape(let v) = values[name] { v } else { nil } }
+    func style(_ name: String) -> AnyShapeStyle? { if case .style(let v, _, _) = values[name] { v } else { nil } }
+    func gradient(_ name: String) -> Gradient? { if case .gradient(let v) = values[name] { v } else { nil } }
+    func strokeStyle(_ name: String) -> StrokeStyle? { if case .strokeStyle(let v) = values[name] { v } else { nil } }
+    func fillStyle(_ name: String) -> FillStyle? { if case .fillStyle(let v) = values[name] { v } else { nil } }
+    func transform(_ name: String) -> CGAffineTransform? { if case .transform(let v) = values[name] { v } else { nil } }
+    func edges(_ name: String) -> Edge.Set? { if case .edges(let v) = values[name] { v } else { nil } }
+    func array(_ name: String) -> [Value]? { if case .array(let v) = values[name] { v } else { nil } }
+    func closure(_ name: String) -> (Closure, Scope)? { if case .closure(let c, let s) = values[name] { (c, s) } else { nil } }
+    func blendMode(_ name: String) -> BlendMode? { enumCase(name).flatMap(BlendMode.init(rawValue:)) }
+    func cornerStyle(_ name: String) -> RoundedCornerStyle? {
+        enumCase(name).map { $0 == "circular" ? .circular : .continuous }
+    }
+}
+
+/// A built-in function, initializer or method: its signature and what it does.
+struct Builtin: Sendable {
+    let signature: Signature
+    let run: @Sendable (Bound, Evaluator) throws -> Value
+    /// Whether its numbers are geometry, held to `SceneLimits.maximumCoordinate` (math
+    /// functions are not).
+    var checksCoordinates = true
+    init(_ name: String, _ spec: String, _ run: @escaping @Sendable (Bound, Evaluator) throws -> Value) {
+        signature = Signature(name, spec)
+        self.run = run
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import SceneGraph
+
+/// A run-time value of the scene language.
+enum Value {
+    case int(Int)
+    case double(Double)
+    case bool(Bool)
+    case string(String)
+    case color(Color)
+    case angle(Angle)
+    case point(CGPoint)
+    case size(CGSize)
+    case rect(CGRect)
+    case unitPoint(UnitPoint)
+    case alignment(Alignment)
+    /// A case of an enumeration (`BlendMode`, `RoundedCornerStyle`, …) by type and name.
+    case enumCase(type: String, name: String)
+    /// `.name` before the context says what type it is.
+    case member(String)
+    case view(AnyView)
+    case shape(SceneShape)
+    /// A gradient (or other style) with the view it also is.
+    case style(AnyShapeStyle, view: AnyView, name: String)
+    case gradient(Gradient)
+    case stop(Gradient.Stop)
+    case strokeStyle(StrokeStyle)
+    case fillStyle(FillStyle)
+    case transform(CGAffineTransform)
+    case edges(Edge.Set)
+    /// A half-open range of integers.
+    case range(Int, Int)
+    case array([Value])
+    case closure(Closure, Scope)
+    case keyPath([String])
+    /// A type used as a value, for its static members (`Color.blue`, `Double.pi`).
+    case type(String)
+    /// The path being built inside `Path { p in … }`.
+    case path(PathBuilder)
+    /// What a statement like `p.addLine(to:)` returns.
+    case void
+    /// The result of an expression that already reported an error; using it reports nothing
+    /// more, so one mistake gives one message.
+    case invalid
+
+    /// The value's kind, as error messages name it ("expects a number, got a colour").
+    var kindName: String {
+        switch self {
+        case .int: "an integer"
+        case .double: "a number"
+        case .bool: "a boolean"
+        case .string: "a string"
+        case .color: "a colour"
+        case .angle: "an angle"
+        case .point: "a point"
+        case .size: "a size"
+        case .rect: "a rectangle"
+        case .unitPoint: "a unit point"
+        case .alignment: "an alignment"
+        case .enumCase(let type, _): "a \(type)"
+        case .member(let name): "'.\(name)'"
+        case .view: "a view"
+        case .shape: "a shape"
+        case .style(_, _, let name): "a \(name)"
+        case .gradient: "a gradient"
+        case .stop: "a gradient stop"
+        case .strokeStyle: "a stroke style"
+        case .fillStyle: "a fill style"
+        case .transform: "a transform"
+        case .edges: "a set of edges"
+        case .range: "a range"
+        case .array: "an array"
+        case .closure: "a closure"
+        case .keyPath: "a key path"
+        case .type(let name): "the type '\(name)'"
+        case .path: "a path"
+        case .void: "no value"
+        case .invalid: "an invalid value"
+        }
+    }
+
+    var isInvalid: Bool { if case .invalid = self { true } else { false } }
+}
+
+/// The mutable path inside `Path { p in … }`, counted against the element limit.
+final class PathBuilder {
+    var path = Path()
+}
+
+/// Variables in scope: `let` constants, `var` variables and closure parameters.
+final class Scope {
+    private var values: [String: (value: Value, mutable: Bool)] = [:]
+    let parent: Scope?
+    init(parent: Scope?) { self.parent = parent }
+
+    func lookup(_ name: String) -> Value? { values[name]?.value ?? parent?.lookup(name) }
+    func isMutable(_ name: String) -> Bool? { values[name].map(\.mutable) ?? parent?.isMutable(name) }
+    func define(_ name: String, _ value: Value, mutable: Bool = false) { values[name] = (value, mutable) }
+    func assign(_ name: String, _ value: Value) {
+        if values[name] != nil { values[name]!.value = value } else { parent?.assign(name, value) }
+    }
+    /// Every name visible here, for "did you mean" hints.
+    var allNames: [String] { Array(values.keys) + (parent?.allNames ?? []) }
+}
+
+/// A shape whose type is known only at run time: a path function, and (when the shape is
+/// insettable) how to inset it, so `strokeBorder` works on built-in shapes and their transforms.
+struct SceneShape: InsettableShape {
+    let name: String
+    let make: @Sendable (CGRect) -> Path
+    let insetBy: (@Sendable (CGFloat) -> SceneShape)?
+
+    init(name: String, make: @escaping @Sendable (CGRect) -> Path, insetBy: (@Sendable (CGFloat) -> SceneShape)?) {
+        self.name = name
+        self.make = make
+        self.insetBy = insetBy
+    }
+    init<S: Shape>(_ shape: S, name: String) {
+        self.init(name: name, make: { shape.path(in: $0) }, insetBy: nil)
+    }
+    init<S: InsettableShape>(insettable shape: S, name: String) {
+        self.init(name: name, make: { shape.path(in: $0) }, insetBy: { SceneShape(insettable: shape.inset(by: $0), name: name) })
+    }
+
+    func path(in rect: CGRect) -> Path { make(rect) }
+    /// Only called after `insetBy` was checked; a non-insettable shape stays as it is.
+    func inset(by amount: CGFloat) -> SceneShape { insetBy?(amount) ?? self }
+
+    /// A transform of this shape that keeps insettability: the inset shape is transformed the
+    /// same way (as SwiftUI's `OffsetShape`, `ScaledShape` … are insettable when their content is).
+    func transformed<S: Shape>(_ f: @escaping @Sendable (SceneShape) -> S) -> SceneShape {
+        let made = f(self)
+        var insetTransformed: (@Sendable (CGFloat) -> SceneShape)?
+        if let inset = insetBy {
+            insetTransformed = { @Sendable (amount: CGFloat) -> SceneShape in inset(amount).transformed(f) }
+        }
+        return SceneShape(name: name, make: { made.path(in: $0) }, insetBy: insetTransformed)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A type-erased view (SwiftUI's `AnyView`): for views whose type is only known at run time,
+/// such as those a scene file describes.
+///
+/// ```swift
+/// let views: [AnyView] = [AnyView(Circle().fill(.blue)), AnyView(Color.orange)]
+/// ```
+public struct AnyView: View, PrimitiveView {
+    let node: ViewNode
+    public init<V: View>(_ view: V) { node = resolve(view) }
+    /// Several views in order, laid out by the enclosing container as separate children.
+    public init(sequence views: [AnyView]) { node = .sequence(views.map(\.node)) }
+    public var body: EmptyView { EmptyView() }
+    func makeNode() -> ViewNode { node }
+}
+
+/// A type-erased shape style (SwiftUI's `AnyShapeStyle`).
+public struct AnyShapeStyle: ShapeStyle {
+    private let style: any ShapeStyle
+    public init<S: ShapeStyle>(_ style: S) { self.style = style }
+    public func _fill(in rect: CGRect) -> ShapeFill { style._fill(in: rect) }
+}
+
+/// Views made from each element of a collection (SwiftUI's `ForEach`); the container around it
+/// lays each out as its own child.
+///
+/// ```swift
+/// ForEach(0..<72, id: \.self) { index in
+///     Capsule().fill(.blue).frame(width: 4, height: 20).offset(y: -60)
+///         .rotationEffect(.degrees(Double(index) * 5))
+/// }
+/// ```
+public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>: View, PrimitiveView {
+    public var data: Data
+    let id: KeyPath<Data.Element, ID>
+    public var content: (Data.Element) -> Content
+    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+        self.data = data
+        self.id = id
+        self.content = content
+    }
+    public var body: EmptyView { EmptyView() }
+    func makeNode() -> ViewNode { .sequence(data.map { resolve(content($0)) }) }
+}
+
+extension ForEach where Data == Range<Int>, ID == Int {
+    /// One view per integer of a constant range.
+    public init(_ data: Range<Int>, @ViewBuilder content: @escaping (Int) -> Content) {
+        self.init(data, id: \.self, content: content)
+    }
+}
+
+extension ForEach where Data.Element: Identifiable, ID == Data.Element.ID {
+    public init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+        self.init(data, id: \.id, content: content)
+    }
+}
+
+/// Views grouped without a container of their own (SwiftUI's `Group`): the enclosing container
+/// lays out each child.
+public struct Group<Content: View>: View, PrimitiveView {
+    let content: Content
+    public init(@ViewBuilder content: () -> Content) { self.content = content() }
+    public var body: EmptyView { EmptyView() }
+    func makeNode() -> ViewNode { resolve(content) }
+}

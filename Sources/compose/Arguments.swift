@@ -1,0 +1,116 @@
+import Foundation
+
+
+// `compose`: the command line. Exit codes follow sysexits(3): 0 ok, 1 failure, 64 usage,
+// 65 bad input data, 66 missing input, 73 cannot create output, 74 I/O error.
+
+let version = "0.1.0"
+
+enum ExitCode: Int32, Error {
+    case ok = 0, failure = 1, usage = 64, dataError = 65, noInput = 66, cannotCreate = 73, ioError = 74
+}
+
+struct UsageError: Error {
+    let message: String
+    let command: String?
+}
+
+/// Levenshtein distance, for "did you mean" suggestions.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    var row = Array(0...b.count)
+    for i in 1...max(1, a.count) where !a.isEmpty {
+        var previous = row[0]
+        row[0] = i
+        for j in 1...max(1, b.count) where !b.isEmpty {
+            let current = row[j]
+            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+            previous = current
+        }
+    }
+    return row[b.count]
+}
+
+func suggestion(for word: String, among candidates: [String]) -> String? {
+    let best = candidates.map { ($0, editDistance(word, $0)) }.min { $0.1 < $1.1 }
+    guard let (name, distance) = best, distance <= max(2, word.count / 3) else { return nil }
+    return name
+}
+
+/// The one-line usage of each subcommand, for usage errors.
+let usages: [String: String] = [
+    "render": "render <scene> [-o <output>] [--scale <scale>] [--size <WxH>] [--background <color>] [--stats] [--stats-json <file>] [--trace <file>] [--overlay offscreen|layers]",
+    "explain": "explain <scene> [--json] [--scale <scale>] [--size <WxH>]",
+    "bench": "bench <scene> [-n <runs>] [--scale <scale>] [--size <WxH>]",
+    "diff": "diff <expected.png> <actual.png> [--tolerance <n>] [--perceptual <ΔE>] [--max-differing <fraction>] [-o <diff.png>]",
+]
+
+func fail(_ error: UsageError) -> Never {
+    var text = "Error: \(error.message)\n"
+    if let command = error.command, let usage = usages[command] {
+        text += "Usage: compose \(usage)\n  See 'compose \(command) --help' for more information.\n"
+    } else {
+        text += "Usage: compose <subcommand> [options]\n  See 'compose --help' for more information.\n"
+    }
+    FileHandle.standardError.write(Data(text.utf8))
+    exit(ExitCode.usage.rawValue)
+}
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data(("Error: " + text + "\n").utf8))
+}
+
+/// Walks a subcommand's arguments: flags with values, "did you mean" for unknown flags.
+struct ArgumentReader {
+    let command: String
+    let arguments: [String]
+    var index = 0
+    /// Every flag the command knows, for suggestions.
+    var known: [String]
+
+    init(command: String, _ arguments: [String], known: [String]) {
+        self.command = command
+        self.arguments = arguments
+        self.known = known + ["--help", "-h"]
+    }
+
+    mutating func next() -> String? {
+        guard index < arguments.count else { return nil }
+        defer { index += 1 }
+        return arguments[index]
+    }
+
+    mutating func value(for flag: String) -> String {
+        guard index < arguments.count else { fail(UsageError(message: "Missing value for '\(flag)'.", command: command)) }
+        defer { index += 1 }
+        return arguments[index]
+    }
+
+    func unknown(_ flag: String) -> Never {
+        let hint = suggestion(for: flag, among: known).map { " Did you mean '\($0)'?" } ?? ""
+        fail(UsageError(message: "Unknown option '\(flag)'.\(hint)", command: command))
+    }
+
+    func invalid(_ value: String, _ flag: String, _ expected: String) -> Never {
+        fail(UsageError(message: "The value '\(value)' is invalid for '\(flag)': expected \(expected).", command: command))
+    }
+
+    mutating func number(for flag: String, in range: ClosedRange<Double>) -> Double {
+        let text = value(for: flag)
+        guard let v = Double(text), v.isFinite, range.contains(v) else {
+            invalid(text, flag, "a number from \(range.lowerBound.formatted()) to \(range.upperBound.formatted())")
+        }
+        return v
+    }
+
+    mutating func count(for flag: String, in range: ClosedRange<Int>) -> Int {
+        let text = value(for: flag)
+        guard let v = Int(text), range.contains(v) else { invalid(text, flag, "a whole number from \(range.lowerBound) to \(range.upperBound)") }
+        return v
+    }
+}
+
+extension Double {
+    /// Without a trailing ".0" for whole numbers.
+    func formatted() -> String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+}

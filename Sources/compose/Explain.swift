@@ -1,0 +1,36 @@
+import Foundation
+import SceneFile
+import SceneGraph
+
+func runExplain(_ arguments: [String]) -> ExitCode {
+    var reader = ArgumentReader(command: "explain", arguments, known: SceneOptions.flags + ["--json"])
+    var options = SceneOptions()
+    var json = false
+    while let arg = reader.next() {
+        switch arg {
+        case "-h", "--help": print(explainHelp); return .ok
+        case "--json": json = true
+        default:
+            if !options.take(arg, &reader, allowBackground: false) { reader.unknown(arg) }
+        }
+    }
+    let scene: (view: AnyView, canvas: SceneCanvas, name: String)
+    switch options.load(command: "explain") {
+    case .success(let s): scene = s
+    case .failure(let code): return code
+    }
+    let explanation = Explanation(scene.view, size: scene.canvas.size, scale: scene.canvas.scale)
+    if json {
+        do {
+            FileHandle.standardOutput.write(try explanation.json())
+            print()
+        } catch {
+            printError("\(error)")
+            return .failure
+        }
+    } else {
+        print("\(scene.name): \(scene.canvas.width.formatted())×\(scene.canvas.height.formatted()) pt at scale \(scene.canvas.scale.formatted())")
+        print(explanation.text)
+    }
+    return .ok
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+let rootHelp = """
+OVERVIEW: Render layered 2D scenes with SwiftUI's compositing semantics.
+
+USAGE: compose <subcommand> [options]
+
+OPTIONS:
+  --version               Show the version.
+  -h, --help              Show help information.
+
+SUBCOMMANDS:
+  render                  Render a scene to PNG.
+  explain                 Show where a scene goes offscreen and what each boundary costs.
+  bench                   Time a scene's render, phase by phase.
+  diff                    Compare two PNG images.
+
+  See 'compose help <subcommand>' for detailed help.
+"""
+
+let renderHelp = """
+OVERVIEW: Render a scene to PNG.
+
+USAGE: compose render <scene> [-o <output>] [--scale <scale>] [--size <WxH>]
+                      [--background <color>] [--stats] [--stats-json <file>] [--trace <file>]
+                      [--overlay offscreen|layers]
+
+ARGUMENTS AND OPTIONS:
+  <scene>                 A scene file ('-' reads standard input).
+  --demo                  Use the built-in demo scene instead of a file.
+  --scale <scale>         Pixels per point, from 0.1 to 8. (default: the scene's canvas, else 1)
+  --size <WxH>            Canvas size in points. (default: the scene's canvas, else 400x300)
+  --background <color>    'transparent', a colour name ('white', 'blue' …) or hex ('#FFCC00').
+                          (default: the scene's canvas, else white)
+  -o, --output <output>   Where to write the PNG ('-' for standard output).
+                          (default: the scene's name with '.png', in the current folder)
+  --stats                 Print what the render cost (leaf draws, offscreen layers with bounds
+                          and bytes, peak offscreen bytes, milliseconds per phase) on stderr.
+  --stats-json <file>     Write the same statistics as JSON.
+  --trace <file>          Write the render's timeline as Chrome Trace Event JSON (Perfetto,
+                          chrome://tracing).
+  --overlay <kind>        Draw over the result: 'offscreen' tints offscreen regions yellow,
+                          'layers' outlines each layer (compositing groups red, drawing groups
+                          blue, shadow masks purple).
+  -h, --help              Show help information.
+
+SCENE LIMITS (each stops a runaway scene with a located error; raise when you mean it):
+  --max-depth <n>         Nesting of expressions, closures and modifier chains. (default: 200)
+  --max-iterations <n>    Loop iterations and ForEach/array elements. (default: 1000000)
+  --max-path-elements <n> Elements of one Path { p in … }. (default: 1000000)
+  --max-pixels <n>        Canvas pixels, width × height × scale². (default: 67108864)
+  --max-scene-bytes <n>   Size of the scene file. (default: 1048576)
+  --max-coordinate <x>    Magnitude of any geometric argument, in points. (default: 1000000)
+
+Every destination is checked before any file is written, and each is written atomically: on
+an error no file is left half-written and existing files are left untouched.
+
+EXIT STATUS: 0 written, 64 usage error, 65 the scene has errors (each printed as
+file:line:column with the source line), 66 the scene file cannot be read, 73/74 an output
+cannot be written.
+"""
+
+let explainHelp = """
+OVERVIEW: Show where a scene goes offscreen and what each boundary costs.
+
+Prints the display list as a tree: every leaf with its paint and per-leaf effects, every
+compositing and drawing group with its device bounds, pixel format, colour mode and bytes,
+how many leaves each distributed effect reached, and warnings (an outer blend mode a nearer
+one overrides, a drawing group with nothing worth caching, ink clipped by a drawing group's
+frame, a group larger than the canvas). Nothing is drawn.
+
+USAGE: compose explain <scene> [--json] [--scale <scale>] [--size <WxH>]
+
+ARGUMENTS AND OPTIONS:
+  <scene>                 A scene file ('-' reads standard input).
+  --demo                  Use the built-in demo scene instead of a file.
+  --scale <scale>         Pixels per point, from 0.1 to 8. (default: the scene's canvas, else 1)
+  --size <WxH>            Canvas size in points. (default: the scene's canvas, else 400x300)
+  --json                  Print the same as JSON.
+  -h, --help              Show help information.
+
+SCENE LIMITS (each stops a runaway scene with a located error; raise when you mean it):
+  --max-depth <n>         Nesting of expressions, closures and modifier chains. (default: 200)
+  --max-iterations <n>    Loop iterations and ForEach/array elements. (default: 1000000)
+  --max-path-elements <n> Elements of one Path { p in … }. (default: 1000000)
+  --max-pixels <n>        Canvas pixels, width × height × scale². (default: 67108864)
+  --max-scene-bytes <n>   Size of the scene file. (default: 1048576)
+  --max-coordinate <x>    Magnitude of any geometric argument, in points. (default: 1000000)
+"""
+
+let benchHelp = """
+OVERVIEW: Time a scene's render, phase by phase.
+
+Renders once untimed, then <runs> times with a new renderer each (cold) and <runs> times with
+one renderer kept between renders (warm), and prints the median milliseconds of each phase
+(layout, lowering, rasterization, composition, filters) and of the whole render.
+
+USAGE: compose bench <scene> [-n <runs>] [--json] [--scale <scale>] [--size <WxH>]
+
+ARGUMENTS AND OPTIONS:
+  <scene>                 A scene file ('-' reads standard input).
+  --demo                  Use the built-in demo scene instead of a file.
+  --scale <scale>         Pixels per point, from 0.1 to 8. (default: the scene's canvas, else 1)
+  --size <WxH>            Canvas size in points. (default: the scene's canvas, else 400x300)
+  -n, --runs <runs>       Timed renders of each kind, 1 to 10000. (default: 10)
+  --json                  Print the medians as JSON.
+  -h, --help              Show help information.
+
+SCENE LIMITS (each stops a runaway scene with a located error; raise when you mean it):
+  --max-depth <n>         Nesting of expressions, closures and modifier chains. (default: 200)
+  --max-iterations <n>    Loop iterations and ForEach/array elements. (default: 1000000)
+  --max-path-elements <n> Elements of one Path { p in … }. (default: 1000000)
+  --max-pixels <n>        Canvas pixels, width × height × scale². (default: 67108864)
+  --max-scene-bytes <n>   Size of the scene file. (default: 1048576)
+  --max-coordinate <x>    Magnitude of any geometric argument, in points. (default: 1000000)
+"""
+
+let diffHelp = """
+OVERVIEW: Compare two PNG images pixel by pixel.
+
+Channels are compared un-premultiplied, in 8-bit units; pixels transparent in both images are
+equal. Prints the number of differing pixels, the largest channel difference, the largest
+CIEDE2000 ΔE and the worst pixel.
+
+USAGE: compose diff <expected.png> <actual.png> [--tolerance <n>] [--perceptual <ΔE>]
+                    [--max-differing <fraction>] [-o <diff.png>]
+
+OPTIONS:
+  --tolerance <n>          Largest channel difference that still counts as equal, 0…255. (default: 0)
+  --perceptual <ΔE>        Also accept pixels whose CIEDE2000 ΔE is at most this.
+  --max-differing <f>      Share of pixels, 0…1, allowed to differ. (default: 0)
+  -o, --output <diff.png>  Write a difference image: differing pixels red over a faded copy
+                           of the expected image.
+  -h, --help               Show help information.
+
+EXIT STATUS: 0 equal within the tolerances, 1 different, 64 usage error, 65 the images differ
+in size, 66 an image cannot be read, 73 the difference image cannot be written.
+"""
+

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Why `path` cannot be written, or nil: its folder must exist and be writable, and the path
+/// must not be a folder.
+func unwritable(_ path: String) -> String? {
+    let url = URL(fileURLWithPath: path)
+    let folder = url.deletingLastPathComponent().path
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        return "the folder '\(folder)' does not exist"
+    }
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        return "it is a folder"
+    }
+    guard FileManager.default.isWritableFile(atPath: folder) else { return "the folder '\(folder)' is not writable" }
+    return nil
+}
+
+
+/// Writes every file atomically after checking every destination first; on a failure, removes
+/// the files this call created and returns the exit code (nil: all written).
+func writeAll(_ files: [(path: String, data: Data)]) -> ExitCode? {
+    for file in files {
+        if let problem = unwritable(file.path) {
+            printError("cannot write '\(file.path)': \(problem)")
+            return .cannotCreate
+        }
+    }
+    var created: [String] = []
+    for file in files {
+        let existed = FileManager.default.fileExists(atPath: file.path)
+        do {
+            try file.data.write(to: URL(fileURLWithPath: file.path), options: .atomic)
+            if !existed { created.append(file.path) }
+        } catch {
+            // Rare after the checks (a full disk): remove the files this run created.
+            for path in created { try? FileManager.default.removeItem(atPath: path) }
+            printError("cannot write '\(file.path)': \(error.localizedDescription)")
+            return .ioError
+        }
+    }
+    return nil
+}

@@ -1,0 +1,125 @@
+import Foundation
+import SceneFile
+import SceneGraph
+
+/// What `render`, `explain` and `bench` share: the scene (a file, '-' for standard input, or
+/// the built-in demo), canvas overrides and the scene language's limits.
+struct SceneOptions {
+    var path: String?
+    var demo = false
+    var scale: Double?
+    var size: CGSize?
+    /// nil: as the scene says; .some(nil): transparent.
+    var background: Color??
+    var limits = SceneLimits()
+
+    static let flags = ["--demo", "--scale", "--size", "--background", "--max-depth", "--max-iterations", "--max-path-elements",
+                        "--max-pixels", "--max-scene-bytes", "--max-coordinate"]
+
+    /// Takes `arg` (and its value) if it is a scene option or the scene path; false otherwise.
+    mutating func take(_ arg: String, _ reader: inout ArgumentReader, allowBackground: Bool) -> Bool {
+        switch arg {
+        case "--demo": demo = true
+        case "--scale": scale = reader.number(for: arg, in: SceneCanvas.scaleRange)
+        case "--size":
+            let text = reader.value(for: arg)
+            let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite, h.isFinite, w > 0, h > 0, w <= 32767, h <= 32767 else {
+                reader.invalid(text, arg, "WIDTHxHEIGHT in points, e.g. 200x120")
+            }
+            size = CGSize(width: w, height: h)
+        case "--background" where allowBackground:
+            let text = reader.value(for: arg)
+            if text == "transparent" || text == "clear" {
+                background = .some(nil)
+            } else if let named = Color.named.first(where: { $0.name == text })?.color ?? Color(hex: text) {
+                background = .some(named)
+            } else {
+                reader.invalid(text, arg, "'transparent', a colour name such as 'white' or a hex colour such as '#FFCC00'")
+            }
+        case "--max-depth": limits.maximumDepth = reader.count(for: arg, in: 1...100_000)
+        case "--max-iterations": limits.maximumIterations = reader.count(for: arg, in: 1...1_000_000_000)
+        case "--max-path-elements": limits.maximumPathElements = reader.count(for: arg, in: 1...1_000_000_000)
+        case "--max-pixels": limits.maximumCanvasPixels = reader.count(for: arg, in: 1...(1 << 28))
+        case "--max-scene-bytes": limits.maximumSourceBytes = reader.count(for: arg, in: 1...(1 << 30))
+        case "--max-coordinate": limits.maximumCoordinate = reader.number(for: arg, in: 1...1e12)
+        default:
+            if arg.hasPrefix("-") && arg != "-" { return false }
+            if let path {
+                fail(UsageError(message: "Unexpected argument '\(arg)': the scene is already '\(path)'.", command: reader.command))
+            }
+            path = arg
+        }
+        return true
+    }
+
+    /// The scene to draw, with the canvas after overrides; prints the problem and returns the
+    /// exit code when it cannot be had.
+    func load(command: String) -> Result<(view: AnyView, canvas: SceneCanvas, name: String), ExitCode> {
+        var canvas: SceneCanvas
+        let view: AnyView
+        let name: String
+        if demo {
+            if let path { fail(UsageError(message: "Give a scene or '--demo', not both ('\(path)').", command: command)) }
+            canvas = SceneCanvas(width: DemoView.size.width, height: DemoView.size.height)
+            view = AnyView(DemoView())
+            name = "demo"
+        } else {
+            guard let path else { fail(UsageError(message: "Missing expected argument '<scene>'.", command: command)) }
+            let source: String
+            if path == "-" {
+                let data = FileHandle.standardInput.readDataToEndOfFile()
+                guard let text = String(data: data, encoding: .utf8) else {
+                    printError("<stdin>: the scene is not UTF-8 text")
+                    return .failure(.dataError)
+                }
+                source = text
+                name = "<stdin>"
+            } else {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                    printError("cannot read '\(path)': \(isDirectory.boolValue ? "it is a folder" : "no such file")")
+                    return .failure(.noInput)
+                }
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    printError("cannot read '\(path)': permission denied or unreadable")
+                    return .failure(.noInput)
+                }
+                guard let text = String(data: data, encoding: .utf8) else {
+                    printError("\(path): the scene is not UTF-8 text")
+                    return .failure(.dataError)
+                }
+                source = text
+                name = path
+            }
+            do {
+                let scene = try Scene(source: source, fileName: name, limits: limits)
+                canvas = scene.canvas
+                view = scene.view
+            } catch {
+                FileHandle.standardError.write(Data((error.description + "\n").utf8))
+                let count = error.diagnostics.count
+                FileHandle.standardError.write(Data("\(count) error\(count == 1 ? "" : "s") in \(name)\n".utf8))
+                return .failure(.dataError)
+            }
+        }
+        if let scale { canvas.scale = scale }
+        if let size { (canvas.width, canvas.height) = (size.width, size.height) }
+        if let background { canvas.background = background }
+        let (w, h) = ((canvas.width * canvas.scale).rounded(.up), (canvas.height * canvas.scale).rounded(.up))
+        guard w * h <= Double(limits.maximumCanvasPixels), w <= 32767, h <= 32767 else {
+            printError("\(name): the canvas would be \(Int(w))×\(Int(h)) pixels, more than the limit of \(limits.maximumCanvasPixels) (32767 a side); lower --scale or --size, or raise --max-pixels")
+            return .failure(.dataError)
+        }
+        return .success((view, canvas, name))
+    }
+}
+
+/// Render-time errors caused by what the scene asks for (a shadow too wide at this scale, a
+/// layer too large) are bad input (65); anything else is a failure (1).
+func exitCode(for error: Error) -> ExitCode {
+    switch error {
+    case is RenderError, is SurfaceError, is ShadowError: .dataError
+    default: .failure
+    }
+}

@@ -1,0 +1,166 @@
+import Compositor
+import Foundation
+import Testing
+
+/// `compose render/explain/bench` on scene files, as a user runs them.
+@Suite struct SceneCommandTests {
+    static let circles = """
+        canvas(width: 200, height: 120, scale: 3, background: .white)
+        ZStack {
+            Circle().fill(.blue).frame(width: 64, height: 64).offset(x: -18)
+            Circle().fill(.pink).frame(width: 64, height: 64)
+            Circle().fill(.orange).frame(width: 64, height: 64).offset(x: 18)
+        }
+        .compositingGroup()
+        .opacity(0.25)
+        """
+
+    func write(_ text: String, _ name: String, in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func rendersASceneWithItsCanvas() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = try write(Self.circles, "circles.scene", in: dir)
+        let out = dir.appendingPathComponent("out.png").path
+        let r = try compose("render", scene, "-o", out)
+        #expect(r.status == 0, "\(r.stderr)")
+        let png = try PNG.read(path: out)
+        // 200 × 120 points at the canvas' scale 3.
+        #expect(png.width == 600 && png.height == 360)
+        // Centre (300, 180) px: inside all three circles; the group shows orange alone at 25 %
+        // over white: 255 - 0.25 × (255 - (255, 149, 0)) = (255, 228.5, 191.25) → (255, 228|229, 191).
+        let p = png.pixel(x: 300, y: 180)
+        #expect(p.r == 255 && abs(Int(p.g) - 228) <= 1 && abs(Int(p.b) - 191) <= 1)
+    }
+
+    @Test func flagsOverrideTheCanvas() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = try write(Self.circles, "circles.scene", in: dir)
+        let out = dir.appendingPathComponent("small.png").path
+        let r = try compose("render", scene, "-o", out, "--scale", "1", "--size", "100x50", "--background", "transparent")
+        #expect(r.status == 0, "\(r.stderr)")
+        let png = try PNG.read(path: out)
+        #expect(png.width == 100 && png.height == 50)
+        #expect(png.pixel(x: 0, y: 0).a == 0)
+        let hex = try compose("render", scene, "-o", out, "--background", "#FFCC00", "--scale", "1")
+        #expect(hex.status == 0)
+        #expect(try PNG.read(path: out).pixel(x: 0, y: 0) == RGBA8(255, 204, 0, 255))
+        let bad = try compose("render", scene, "--size", "100by50")
+        #expect(bad.status == 64 && bad.stderr.contains("WIDTHxHEIGHT"))
+        let badColour = try compose("render", scene, "--background", "blu")
+        #expect(badColour.status == 64 && badColour.stderr.contains("--background"))
+    }
+
+    @Test func readsStandardInputAndWritesStandardOutput() throws {
+        let r = try compose(["render", "-", "-o", "-"], input: Data(Self.circles.utf8))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let bad = try compose(["render", "-", "-o", "-"], input: Data("Circle().fil(.blue)\n".utf8))
+        #expect(bad.status == 65 && bad.stdout.isEmpty)
+        #expect(bad.stderr.contains("<stdin>:1:10: error: unknown modifier 'fil'; did you mean 'fill'?"))
+    }
+
+    @Test func aBadSceneExits65AndLeavesTheOutputAlone() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = try write("ZStack {\n    Circle().opacty(0.5)\n    Rectangle().frame(width: .red)\n}\n", "bad.scene", in: dir)
+        let out = dir.appendingPathComponent("out.png").path
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: out))
+        let r = try compose("render", scene, "-o", out)
+        #expect(r.status == 65)
+        // Every problem, located, with the line and a caret.
+        #expect(r.stderr.contains("bad.scene:2:14: error: unknown modifier 'opacty'; did you mean 'opacity'?\n    Circle().opacty(0.5)\n             ^"))
+        #expect(r.stderr.contains("bad.scene:3:23: error: argument 'width' expects a number, got a colour ('.red')"))
+        #expect(r.stderr.contains("2 errors in"))
+        #expect(FileManager.default.contents(atPath: out) == Data("keep".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["bad.scene", "out.png"])
+    }
+
+    @Test func missingAndUnreadableScenesExit66() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try compose("render", dir.appendingPathComponent("none.scene").path)
+        #expect(r.status == 66 && r.stderr.contains("no such file"))
+        let folder = try compose("render", dir.path)
+        #expect(folder.status == 66 && folder.stderr.contains("it is a folder"))
+        let binary = dir.appendingPathComponent("binary.scene")
+        try Data([0xFF, 0xFE, 0x00, 0xC3]).write(to: binary)
+        let notText = try compose("render", binary.path)
+        #expect(notText.status == 65 && notText.stderr.contains("not UTF-8"))
+    }
+
+    @Test func limitsAreFlags() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = try write("ZStack { ZStack { ZStack { Circle() } } }\n", "deep.scene", in: dir)
+        let low = try compose("render", scene, "-o", dir.appendingPathComponent("a.png").path, "--max-depth", "3")
+        #expect(low.status == 65 && low.stderr.contains("nests more than 3 levels"))
+        let ok = try compose("render", scene, "-o", dir.appendingPathComponent("a.png").path, "--max-depth", "10")
+        #expect(ok.status == 0)
+        let loop = try write("ZStack { ForEach(0..<50, id: \\.self) { i in Circle() } }\n", "loop.scene", in: dir)
+        let few = try compose("render", loop, "-o", dir.appendingPathComponent("b.png").path, "--max-iterations", "10")
+        #expect(few.status == 65 && few.stderr.contains("more than the limit of 10"))
+        let big = try compose("render", loop, "-o", dir.appendingPathComponent("c.png").path, "--max-pixels", "100")
+        #expect(big.status == 65 && big.stderr.contains("--max-pixels"))
+        let bytes = try compose("render", loop, "--max-scene-bytes", "10")
+        #expect(bytes.status == 65 && bytes.stderr.contains("more than the limit of 10"))
+    }
+
+    @Test func explainShowsLayersAndWarnings() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = try write(Self.circles, "circles.scene", in: dir)
+        let r = try compose("explain", scene)
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = String(decoding: r.stdout, as: UTF8.self)
+        // The group: ink of three 192 px circles, x 150…450 (+2 px margin), y 84…276.
+        #expect(text.contains("canvas 600×360 px: 3 leaves, 1 offscreen layer (238336 bytes)"))
+        #expect(text.contains("compositingGroup opacity 0.250 [148, 82, 304, 196] — layer argb32, 238336 bytes"))
+        let json = try compose("explain", scene, "--json")
+        let object = try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any]
+        #expect(object?["layers"] as? Int == 1 && object?["leaves"] as? Int == 3)
+        let warned = try write("""
+            ZStack {
+                Circle().fill(.blue).frame(width: 40, height: 40).blendMode(.screen)
+            }
+            .blendMode(.multiply)
+            .drawingGroup(colorMode: .linear)
+            """, "warn.scene", in: dir)
+        let w = String(decoding: try compose("explain", warned).stdout, as: UTF8.self)
+        #expect(w.contains("warning: blendMode(.multiply) written outside is overridden by blendMode(.screen)"))
+        #expect(w.contains("holds 1 leaf"))
+        #expect(w.contains("layer argb32Linear"))
+    }
+
+    @Test func benchPrintsMediansPerPhase() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = try write(Self.circles, "circles.scene", in: dir)
+        let r = try compose("bench", scene, "-n", "2", "--json")
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]
+        let cold = object?["coldMs"] as? [String: Double]
+        #expect(cold?.keys.sorted() == ["composition", "filters", "layout", "lowering", "rasterization", "total"])
+        #expect(object?["layers"] as? Int == 1)
+        let table = try compose("bench", scene, "-n", "1")
+        #expect(String(decoding: table.stdout, as: UTF8.self).contains("rasterization"))
+    }
+
+    @Test func everyCommandHasHelp() throws {
+        for command in ["render", "explain", "bench", "diff"] {
+            let r = try compose(command, "--help")
+            #expect(r.status == 0 && String(decoding: r.stdout, as: UTF8.self).contains("USAGE: compose \(command)"))
+            let h = try compose("help", command)
+            #expect(h.stdout == r.stdout)
+        }
+        let typo = try compose("explian")
+        #expect(typo.status == 64 && typo.stderr.contains("Did you mean 'explain'?"))
+        let flag = try compose("explain", "x.scene", "--jsno")
+        #expect(flag.status == 64 && flag.stderr.contains("Did you mean '--json'?"))
+    }
+}
