@@ -6,7 +6,7 @@ SWIFT ?= swift
 PACKAGES := libpixman-1-dev libpng-dev pkg-config
 BENCH_PACKAGES := $(PACKAGES) libcairo2-dev
 
-.PHONY: deps deps-bench build demo test sanitize bench bench-quick clean
+.PHONY: deps deps-bench build demo examples test sanitize bench bench-quick clean
 
 # Installs whatever of $(1) dpkg does not list as installed; as non-root, prints the command.
 define install_missing
@@ -41,6 +41,15 @@ demo: deps
 	@mkdir -p out
 	.build/release/compose render --demo -o out/demo.png
 	@echo "wrote out/demo.png"
+
+# Renders every scene in Examples/ to the PNG beside it. Those PNGs are the examples' reference
+# images (ExampleSceneTests compares with them exactly): look at the diff before committing.
+examples: deps
+	$(SWIFT) build -c release --product compose
+	@for scene in Examples/*.scene; do \
+	  .build/release/compose render "$$scene" -o "$${scene%.scene}.png" || exit 1; \
+	  echo "rendered $${scene%.scene}.png"; \
+	done
 
 # Reference images are compared, never recorded: a missing one fails (with the command that
 # records it) instead of being written silently, as in CI.

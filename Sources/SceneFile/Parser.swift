@@ -245,9 +245,9 @@ struct Parser {
         var expr = try parsePrimary()
         var chain = 0
         while true {
-            chain += 1
-            try checkDepth(chain)
             if isSymbol(".") {
+                chain += 1
+                try checkDepth(chain)
                 advance()
                 switch kind {
                 case .identifier(let name), .keyword(let name):

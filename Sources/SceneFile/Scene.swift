@@ -7,10 +7,14 @@ public struct SceneLimits: Sendable, Equatable {
     /// Scene files larger than this are refused before lexing (1 MiB: hand-written scenes are a
     /// few kilobytes; generated ones should use the Swift API). `--max-scene-bytes`.
     public var maximumSourceBytes = 1 << 20
-    /// How deep expressions, closures and modifier chains may nest. 200 levels is far beyond
-    /// any hand-written scene and keeps the recursive parser, evaluator, layout and lowering
-    /// well inside a 512 KiB thread stack. `--max-depth`.
+    /// How deep expressions, closures and modifier chains may nest: each block or closure,
+    /// parenthesis or argument, and each modifier or operator of a chain is a level (a
+    /// `ZStack { … }` costs about three). 200 is far beyond hand-written scenes. Parsing and
+    /// evaluation run on a thread whose stack is sized for the limit (64 KiB a level); at most
+    /// `maximumAllowedDepth`. `--max-depth`.
     public var maximumDepth = 200
+    /// The largest `maximumDepth` accepted (4,000 levels: a 264 MiB stack reservation).
+    public static let maximumAllowedDepth = 4_000
     /// Loop iterations, `ForEach` elements, array and stride elements in one evaluation
     /// (1,000,000). `--max-iterations`.
     public var maximumIterations = 1_000_000
@@ -65,29 +69,43 @@ public struct Scene {
         func fail(_ diagnostics: [SceneDiagnostic]) -> SceneError {
             SceneError(fileName: fileName, source: source, diagnostics: diagnostics.sorted { $0.location < $1.location })
         }
+        let limits = {
+            var l = limits
+            l.maximumDepth = min(max(1, l.maximumDepth), SceneLimits.maximumAllowedDepth)
+            return l
+        }()
         let bytes = source.utf8.count
         guard bytes <= limits.maximumSourceBytes else {
             throw fail([SceneDiagnostic(SourceLocation(line: 1, column: 1),
                                         "the scene file has \(bytes) bytes, more than the limit of \(limits.maximumSourceBytes)",
                                         hint: "raise the limit with --max-scene-bytes")])
         }
-        var lexer = Lexer(source)
-        let tokens = lexer.tokenize()
-        var parser = Parser(tokens: tokens, maximumDepth: limits.maximumDepth)
-        let statements = parser.parseFile()
-        let syntax = lexer.diagnostics + parser.diagnostics
-        guard syntax.isEmpty else { throw fail(syntax) }
-
-        let evaluator = Evaluator(limits: limits)
-        var view: AnyView?
-        do {
-            view = try evaluator.runScene(statements, end: tokens.last!.location)
-        } catch {
-            // A limit stopped evaluation; its error is among the diagnostics.
+        // Lexing, parsing and evaluation on a stack sized for the nesting limit.
+        let outcome: Result<(AnyView, SceneCanvas), SceneError> = onLargeStack(
+            bytes: 8 << 20 + limits.maximumDepth * stackBytesPerLevel) {
+            var lexer = Lexer(source)
+            let tokens = lexer.tokenize()
+            var parser = Parser(tokens: tokens, maximumDepth: limits.maximumDepth)
+            let statements = parser.parseFile()
+            let syntax = lexer.diagnostics + parser.diagnostics
+            guard syntax.isEmpty else { return .failure(fail(syntax)) }
+            let evaluator = Evaluator(limits: limits)
+            var view: AnyView?
+            do {
+                view = try evaluator.runScene(statements, end: tokens.last!.location)
+            } catch {
+                // A limit stopped evaluation; its error is among the diagnostics.
+            }
+            guard evaluator.diagnostics.isEmpty, let view else { return .failure(fail(evaluator.diagnostics)) }
+            return .success((view, evaluator.canvas))
         }
-        guard evaluator.diagnostics.isEmpty, let view else { throw fail(evaluator.diagnostics) }
+        let (view, canvas): (AnyView, SceneCanvas)
+        switch outcome {
+        case .success(let made): (view, canvas) = made
+        case .failure(let error): throw error
+        }
         self.view = view
-        self.canvas = evaluator.canvas
+        self.canvas = canvas
     }
 
     /// Reads a scene file (UTF-8) and evaluates it.

@@ -45,7 +45,8 @@ ARGUMENTS AND OPTIONS:
   -h, --help              Show help information.
 
 SCENE LIMITS (each stops a runaway scene with a located error; raise when you mean it):
-  --max-depth <n>         Nesting of expressions, closures and modifier chains. (default: 200)
+  --max-depth <n>         Nesting of expressions, closures and modifier chains, up to 4000.
+                          (default: 200)
   --max-iterations <n>    Loop iterations and ForEach/array elements. (default: 1000000)
   --max-path-elements <n> Elements of one Path { p in … }. (default: 1000000)
   --max-pixels <n>        Canvas pixels, width × height × scale². (default: 67108864)
@@ -80,7 +81,8 @@ ARGUMENTS AND OPTIONS:
   -h, --help              Show help information.
 
 SCENE LIMITS (each stops a runaway scene with a located error; raise when you mean it):
-  --max-depth <n>         Nesting of expressions, closures and modifier chains. (default: 200)
+  --max-depth <n>         Nesting of expressions, closures and modifier chains, up to 4000.
+                          (default: 200)
   --max-iterations <n>    Loop iterations and ForEach/array elements. (default: 1000000)
   --max-path-elements <n> Elements of one Path { p in … }. (default: 1000000)
   --max-pixels <n>        Canvas pixels, width × height × scale². (default: 67108864)
@@ -107,7 +109,8 @@ ARGUMENTS AND OPTIONS:
   -h, --help              Show help information.
 
 SCENE LIMITS (each stops a runaway scene with a located error; raise when you mean it):
-  --max-depth <n>         Nesting of expressions, closures and modifier chains. (default: 200)
+  --max-depth <n>         Nesting of expressions, closures and modifier chains, up to 4000.
+                          (default: 200)
   --max-iterations <n>    Loop iterations and ForEach/array elements. (default: 1000000)
   --max-path-elements <n> Elements of one Path { p in … }. (default: 1000000)
   --max-pixels <n>        Canvas pixels, width × height × scale². (default: 67108864)

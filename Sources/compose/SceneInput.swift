@@ -37,7 +37,7 @@ struct SceneOptions {
             } else {
                 reader.invalid(text, arg, "'transparent', a colour name such as 'white' or a hex colour such as '#FFCC00'")
             }
-        case "--max-depth": limits.maximumDepth = reader.count(for: arg, in: 1...100_000)
+        case "--max-depth": limits.maximumDepth = reader.count(for: arg, in: 1...SceneLimits.maximumAllowedDepth)
         case "--max-iterations": limits.maximumIterations = reader.count(for: arg, in: 1...1_000_000_000)
         case "--max-path-elements": limits.maximumPathElements = reader.count(for: arg, in: 1...1_000_000_000)
         case "--max-pixels": limits.maximumCanvasPixels = reader.count(for: arg, in: 1...(1 << 28))

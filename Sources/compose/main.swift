@@ -1,5 +1,9 @@
 import Foundation
 
+/// 512 MiB of stack for the command (reserved, touched only as deep as a scene goes): enough
+/// for a scene at the largest --max-depth (4,000 levels) in an unoptimised build.
+let commandStackBytes = 512 << 20
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let first = arguments.first else {
     print(rootHelp)
@@ -25,5 +29,13 @@ default:
         let hint = suggestion(for: first, among: Array(commands.keys) + ["help", "--help", "--version"]).map { " Did you mean '\($0)'?" } ?? ""
         fail(UsageError(message: "Unknown subcommand or option '\(first)'.\(hint)", command: nil))
     }
-    exit(run(Array(arguments.dropFirst())).rawValue)
+    // On a thread with a large stack: a scene nested as deep as --max-depth allows recurses
+    // once per level in parsing, evaluation, layout and lowering.
+    nonisolated(unsafe) let command = run
+    let thread = Thread {
+        exit(command(Array(arguments.dropFirst())).rawValue)
+    }
+    thread.stackSize = commandStackBytes
+    thread.start()
+    while true { sleep(60) }
 }

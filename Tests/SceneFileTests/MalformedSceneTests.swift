@@ -21,9 +21,23 @@ import Testing
     @Test(arguments: names) func refusedWithTheExpectedErrors(_ name: String) throws {
         let source = try String(contentsOf: Self.folder.appendingPathComponent(name), encoding: .utf8)
         let expectedURL = Self.folder.appendingPathComponent(name.replacingOccurrences(of: ".scene", with: ".expected"))
+        // A first line `// limits: maximumIterations=1000, …` lowers limits, so the limit cases
+        // stay fast (the errors read the same at any limit).
+        var limits = SceneLimits()
+        if let first = source.split(separator: "\n").first, first.hasPrefix("// limits:") {
+            for setting in first.dropFirst("// limits:".count).split(separator: ",") {
+                let parts = setting.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) }
+                let value = Int(parts[1])!
+                switch parts[0] {
+                case "maximumIterations": limits.maximumIterations = value
+                case "maximumPathElements": limits.maximumPathElements = value
+                default: Issue.record("unknown limit \(parts[0]) in \(name)")
+                }
+            }
+        }
         let actual: String
         do {
-            _ = try Scene(source: source, fileName: name)
+            _ = try Scene(source: source, fileName: name, limits: limits)
             Issue.record("\(name) was accepted")
             return
         } catch {

@@ -1,0 +1,28 @@
+import Foundation
+import SceneFile
+import SceneGraph
+import Testing
+
+/// Every scene in `Examples/` renders and equals, pixel for pixel, the PNG beside it (the one
+/// the README shows). Tolerance 0: the engine is deterministic, and a changed pixel is a
+/// decision to take by running `make examples` and looking at the new images.
+@Suite struct ExampleSceneTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Examples").standardized
+    static let names: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+        .filter { $0.hasSuffix(".scene") }.map { String($0.dropLast(6)) }.sorted()
+
+    @Test func everyLessonHasAnExample() {
+        #expect(Self.names == ["capsule-border", "circles", "pie", "plate", "polygons", "progress-ring", "punch-out", "radar-seal",
+                               "shadows", "triangle"])
+    }
+
+    @Test(arguments: names) func rendersAsItsReferenceImage(_ name: String) throws {
+        let scene = try Scene(contentsOfFile: Self.folder.appendingPathComponent(name + ".scene").path)
+        let surface = try Renderer().render(scene.view, size: scene.canvas.size, scale: scene.canvas.scale,
+                                            background: scene.canvas.background)
+        let reference = try PNG.read(path: Self.folder.appendingPathComponent(name + ".png").path)
+        let result = try surface.compare(to: reference)
+        #expect(result.passed, "\(name): \(result); run 'make examples' to re-render, and look at the images")
+    }
+}
