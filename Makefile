@@ -40,7 +40,8 @@ demo: deps
 	$(SWIFT) build -c release --product compose
 	@mkdir -p out
 	.build/release/compose render --demo -o out/demo.png
-	@echo "wrote out/demo.png"
+	.build/release/compose render Examples/circles.scene -o out/circles.png
+	@echo "wrote out/demo.png and out/circles.png"
 
 # Renders every scene in Examples/ to the PNG beside it. Those PNGs are the examples' reference
 # images (ExampleSceneTests compares with them exactly): look at the diff before committing.

@@ -69,7 +69,7 @@ func runBench(_ arguments: [String]) -> ExitCode {
         return .ok
     }
     let pixels = Int((scene.canvas.width * scene.canvas.scale).rounded(.up)) * Int((scene.canvas.height * scene.canvas.scale).rounded(.up))
-    print("\(scene.name): \(pixels) px, \(last.leafDraws) leaf draws, \(last.layers.count) offscreen layers, peak \(last.peakOffscreenBytes) offscreen bytes")
+    print("\(scene.name): \(pixels) px, \(last.leafDraws) leaf draws, \(last.layers.count) offscreen layer\(last.layers.count == 1 ? "" : "s"), peak \(last.peakOffscreenBytes) offscreen bytes")
     print("median of \(runs) runs (ms)   cold      warm")
     for phase in phases + ["total"] {
         print(phase.padding(toLength: 26, withPad: " ", startingAt: 0)
