@@ -41,16 +41,22 @@ import SceneGraph
         #expect(try plusLighterPair(.linear) == RGBA8(128, 128, 128, 255))
     }
 
-    @Test func defaultDrawingGroupIsPixelIdenticalToNoGroup() throws {
+    /// A default group draws its content into its own image, which is composited once more:
+    /// the same picture as no group, up to the rounding of that one extra 8-bit composite
+    /// (premultiplied source-over rounds each channel to the nearest of 255 steps), so within 1.
+    @Test func defaultDrawingGroupMatchesNoGroupWithinOneUnit() throws {
         let view = ZStack {
             Circle().fill(.blue).frame(width: 64, height: 64).offset(x: -18)
             Circle().fill(.pink).frame(width: 64, height: 64)
             Circle().fill(.orange).frame(width: 64, height: 64).offset(x: 18)
         }.opacity(0.25)
+        // Framed to hold the offset circles' ink: a drawing group clips to its frame.
+        .frame(width: 100, height: 64)
         let size = CGSize(width: 200, height: 120)
         let plain = try Renderer().render(view, size: size, scale: 3)
         let grouped = try Renderer().render(view.drawingGroup(), size: size, scale: 3)
-        #expect(try grouped.compare(to: plain).maxChannelDifference == 0)
+        let result = try grouped.compare(to: plain)
+        #expect(result.maxChannelDifference <= 1, "\(result)")
     }
 
     @Test func opaqueGroupsStartBlackAcrossTheirFrame() throws {

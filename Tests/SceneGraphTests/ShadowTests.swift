@@ -39,6 +39,22 @@ import SceneGraph
         #expect(abs(coverage(55) - 0.97) < 0.03, "\(coverage(55))")
     }
 
+    /// Above σ = 8 px the blur is three box blurs (the W3C approximation); the edge profile
+    /// stays within 0.03 of the Gaussian's Φ(d/σ).
+    @Test func wideShadowsFollowTheGaussianWithinThreePercent() throws {
+        // A black 200 × 200 mask edge blurred with σ = 20 (a 400 × 200 a8 surface whose left
+        // half is opaque): across the edge at x = 200, the pixel centred at 200 + d + 0.5 is
+        // Φ(−(d + 0.5)/20) covered.
+        let mask = try Surface(width: 400, height: 200, format: .a8)
+        mask.fill(.black, in: PixelRect(x: 0, y: 0, width: 200, height: 200))
+        mask.blurAlpha(sigma: 20)
+        func phi(_ z: Double) -> Double { 0.5 * erfc(-z / 2.squareRoot()) }
+        for d in [-40, -20, -10, -1, 0, 10, 20, 40] {
+            let measured = Double(mask.pixel(x: 200 + d, y: 100).a) / 255
+            #expect(abs(measured - phi(-(Double(d) + 0.5) / 20)) < 0.03, "d \(d): \(measured)")
+        }
+    }
+
     @Test func defaultShadowColourIsSwiftUIs() {
         let list = Renderer().displayList(for: Color.red.shadow(radius: 2), size: CGSize(width: 10, height: 10))
         if case let .fill(_, _, _, _, _, shadows)? = list.items.first {

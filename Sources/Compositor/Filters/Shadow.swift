@@ -2,7 +2,7 @@ import CPixman
 import Foundation
 
 /// A drop shadow in device space: colour, Gaussian standard deviation in pixels, and offset.
-public struct DropShadow: Equatable, Sendable {
+public struct DropShadow: Hashable, Sendable {
     public var color: Color
     public var sigma: Double
     public var offset: CGSize

@@ -15,9 +15,9 @@ import Foundation
 ///     p.closeSubpath()
 /// }
 /// ```
-public struct Path: Equatable, Sendable {
+public struct Path: Hashable, Sendable {
     /// One element of a path, named as in SwiftUI.
-    public enum Element: Equatable, Sendable {
+    public enum Element: Hashable, Sendable {
         case move(to: CGPoint)
         case line(to: CGPoint)
         case quadCurve(to: CGPoint, control: CGPoint)
@@ -59,6 +59,8 @@ public struct Path: Equatable, Sendable {
     }
 
     public static func == (lhs: Path, rhs: Path) -> Bool { lhs.elements == rhs.elements }
+    /// Paths that draw the same hash the same (the building state is not hashed).
+    public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
 
     // MARK: - Inspecting
 

@@ -46,6 +46,9 @@ public enum Paint {
     /// An angular (conic) gradient around `center`, from `startAngle` to `endAngle` clockwise on
     /// screen; the rest of the turn is padded with the end colours.
     case angularGradient(Gradient, center: CGPoint, startAngle: Angle, endAngle: Angle)
-    /// An image placed by `transform` (image pixels → drawing coordinates); transparent outside.
-    case image(Surface, transform: CGAffineTransform, filter: ImageFilter)
+    /// An image placed by `transform` (image pixels → drawing coordinates); transparent outside,
+    /// or, with `clampToEdge`, its edge pixels extended (what a GPU's clamp-to-edge sampler
+    /// does: a resampled image then fades only by the coverage of the shape it fills, not also
+    /// by the transparent texels beyond its border).
+    case image(Surface, transform: CGAffineTransform, filter: ImageFilter, clampToEdge: Bool = false)
 }

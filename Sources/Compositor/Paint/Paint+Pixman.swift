@@ -73,8 +73,9 @@ extension Paint {
                 .concatenating(CGAffineTransform(translationX: center.x, y: center.y))
             return finishGradient(img, transform: local.concatenating(transform))
 
-        case let .image(surface, imageTransform, filter):
+        case let .image(surface, imageTransform, filter, clampToEdge):
             let source = PixmanSource(pixman_image_ref(surface.image), retaining: surface)
+            if clampToEdge { pixman_image_set_repeat(source.image, PIXMAN_REPEAT_PAD) }
             setTransform(source.image, imageTransform.concatenating(transform))
             pixman_image_set_filter(source.image, filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
             return source

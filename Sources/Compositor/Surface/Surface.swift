@@ -41,6 +41,8 @@ public final class Surface {
     let image: OpaquePointer
     let data: UnsafeMutableRawPointer
     public let stride: Int
+    /// The surface whose pixels this one shares (kept alive while this one is).
+    private let pixelOwner: Surface?
 
     /// How many pixman images this module owns right now (leak checks in tests).
     public static var liveImageCount: Int { liveImages.load(ordering: .relaxed) }
@@ -62,6 +64,26 @@ public final class Surface {
         self.format = format
         self.data = UnsafeMutableRawPointer(pixman_image_get_data(image)!)
         self.stride = Int(pixman_image_get_stride(image))
+        self.pixelOwner = nil
+        Surface.liveImages.add(1, ordering: .relaxed)
+    }
+
+    /// A surface of its own (its own pixman image) over `source`'s pixels, which it keeps alive:
+    /// how a cached image is handed to several renders at once. pixman updates an image's
+    /// bookkeeping when it reads from it, so concurrent readers each need their own image; the
+    /// pixels are shared and must be treated as read-only.
+    public init(sharingPixelsOf source: Surface) throws {
+        guard let image = pixman_image_create_bits(source.format.pixmanFormat, Int32(source.width), Int32(source.height),
+                                                   source.data.assumingMemoryBound(to: UInt32.self), Int32(source.stride)) else {
+            throw SurfaceError.allocationFailed(width: source.width, height: source.height, format: source.format)
+        }
+        self.image = image
+        self.width = source.width
+        self.height = source.height
+        self.format = source.format
+        self.data = source.data
+        self.stride = source.stride
+        self.pixelOwner = source
         Surface.liveImages.add(1, ordering: .relaxed)
     }
 

@@ -31,8 +31,9 @@ public struct DisplayList: Equatable, CustomStringConvertible {
                     lines.append(pad + String(format: "compositingGroup opacity %.3f", opacity)
                                  + (blend == .normal ? "" : " blend \(blend.rawValue)"))
                     walk(children, depth + 1)
-                case let .drawingGroup(opaque, mode, opacity, blend, _, _, _, children):
-                    lines.append(pad + String(format: "drawingGroup %@%@ opacity %.3f", mode.rawValue, opaque ? " opaque" : "", opacity)
+                case let .drawingGroup(opaque, mode, opacity, blend, image, _, _, children):
+                    lines.append(pad + String(format: "drawingGroup %@%@ %d×%d opacity %.3f", mode.rawValue, opaque ? " opaque" : "",
+                                              image.width, image.height, opacity)
                                  + (blend == .normal ? "" : " blend \(blend.rawValue)"))
                     walk(children, depth + 1)
                 }
@@ -44,12 +45,27 @@ public struct DisplayList: Equatable, CustomStringConvertible {
 }
 
 /// A device-space clip: drawing keeps the coverage of `path`.
-public struct ClipPath: Equatable {
+public struct ClipPath: Hashable, Sendable {
     public var path: Path
     public var fillRule: FillRule
 }
 
-public indirect enum DisplayItem: Equatable {
+/// Where a drawing group's image goes: rasterized in the group's own space at its layout size ×
+/// the render scale, then placed by `placement` (the frame's origin and every transform written
+/// outside the group).
+public struct GroupImage: Hashable, Sendable {
+    /// The image in pixels (the layout size × the render scale, rounded up).
+    public var width: Int
+    public var height: Int
+    /// From image pixels to device pixels.
+    public var placement: CGAffineTransform
+    /// Device bounds of the placed image.
+    public var frame: CGRect {
+        CGRect(x: 0, y: 0, width: width, height: height).applying(placement)
+    }
+}
+
+public indirect enum DisplayItem: Hashable, Sendable {
     /// A leaf: a device-space path filled with a colour or gradient whose opacity already
     /// includes every per-leaf opacity above it, blended with `blendMode`.
     case fill(Path, ShapeFill, FillRule, blendMode: BlendMode = .normal, clips: [ClipPath] = [], shadows: [DropShadow] = [])
@@ -57,18 +73,18 @@ public indirect enum DisplayItem: Equatable {
     /// and `blendMode`.
     case compositingGroup(opacity: Double, blendMode: BlendMode = .normal, clips: [ClipPath] = [],
                           shadows: [DropShadow] = [], [DisplayItem])
-    /// Children rasterized into an image of the group's colour mode covering its layout `frame`
-    /// (device space; ink outside is clipped), converted to the parent's encoding and composited
-    /// with `opacity` and `blendMode`.
+    /// Children, lowered in the group's own pixel space, rasterized into an image of the
+    /// group's colour mode (ink outside its frame is clipped), converted to the parent's
+    /// encoding and composited through `image.placement` with `opacity` and `blendMode`.
     case drawingGroup(opaque: Bool, colorMode: ColorRenderingMode, opacity: Double, blendMode: BlendMode,
-                      frame: CGRect, clips: [ClipPath] = [], shadows: [DropShadow] = [], [DisplayItem])
+                      image: GroupImage, clips: [ClipPath] = [], shadows: [DropShadow] = [], [DisplayItem])
 
     /// Device bounds of the ink (for sizing layers).
     var inkBounds: CGRect {
         switch self {
         case .fill(let path, _, _, _, _, _): path.boundingRect
         case .compositingGroup(_, _, _, _, let children): children.reduce(CGRect.null) { $0.union($1.inkBounds) }
-        case .drawingGroup(_, _, _, _, let frame, _, _, _): frame
+        case .drawingGroup(_, _, _, _, let image, _, _, _): image.frame
         }
     }
 }
@@ -85,6 +101,9 @@ struct LowerContext {
     var shadows: [DropShadow] = []
     /// Where lowering reports what `explain` warns about (shared by every copy).
     var notes: LoweringNotes? = nil
+    /// Device pixels per point: a drawing group's image is rasterized at this scale in its own
+    /// space, whatever the transforms around it.
+    var scale: Double = 1
 }
 
 /// Warnings collected while lowering, once each.
@@ -182,12 +201,22 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         lower(secondary, in: alignment.place(s, in: rect), context: context, into: &items)
         if !inFront { lower(primary, in: rect, context: context, into: &items) }
     case let .drawingGroup(opaque, mode, child):
-        let children = lowerIsolated(child, in: rect, context: context)
-        if (!children.isEmpty || opaque), context.opacity > 0 {
-            items.append(.drawingGroup(opaque: opaque, colorMode: mode, opacity: context.opacity,
-                                       blendMode: context.blendMode ?? .normal, frame: rect.applying(context.transform),
-                                       clips: context.clips, shadows: context.shadows, children))
-        }
+        // Lowered in the group's own space: origin at its frame's top-left, in pixels at the
+        // render scale, so the same subtree lowers to the same children wherever it is placed
+        // (the cache's key). Outer transforms only move the finished image.
+        let s = context.scale
+        let width = Int((rect.width * s - 1e-9).rounded(.up)), height = Int((rect.height * s - 1e-9).rounded(.up))
+        var local = LowerContext(transform: CGAffineTransform(scaleX: s, y: s), opacity: 1, blendMode: nil, notes: context.notes, scale: s)
+        local.clips = []
+        var children: [DisplayItem] = []
+        lower(child, in: CGRect(origin: .zero, size: rect.size), context: local, into: &children)
+        guard width > 0, height > 0, (!children.isEmpty || opaque), context.opacity > 0 else { return }
+        let placement = CGAffineTransform(scaleX: 1 / s, y: 1 / s)
+            .concatenating(CGAffineTransform(translationX: rect.minX, y: rect.minY)).concatenating(context.transform)
+        items.append(.drawingGroup(opaque: opaque, colorMode: mode, opacity: context.opacity,
+                                   blendMode: context.blendMode ?? .normal,
+                                   image: GroupImage(width: width, height: height, placement: placement),
+                                   clips: context.clips, shadows: context.shadows, children))
     case .compositingGroup(let child):
         let children = lowerIsolated(child, in: rect, context: context)
         if !children.isEmpty, context.opacity > 0 {

@@ -77,32 +77,26 @@ public struct Explanation: Codable, Sendable, Equatable {
                     Explanation.checkBeyondCanvas(item, canvasRect, "compositingGroup", &warnings)
                     node.leaves = node.children.reduce(0) { $0 + $1.leaves }
                     return node
-                case let .drawingGroup(opaque, mode, opacity, blend, frame, clips, shadows, children):
-                    var summary = "\(mode.rawValue)\(opaque ? ", opaque" : ""), " + Explanation.groupSummary(opacity, blend, clips, shadows)
-                    let inPlace = Renderer.drawsInPlace(item, onto: parentFormat)
+                case let .drawingGroup(opaque, mode, opacity, blend, image, clips, shadows, children):
                     let format = Renderer.layerFormat(opaque: opaque, colorMode: mode)
-                    var node = Node(kind: "drawingGroup", summary: summary, bounds: nil, format: nil, colorMode: mode.rawValue, bytes: nil,
-                                    leaves: 0, children: [])
-                    if inPlace {
-                        summary += "; drawn in place: nothing applies after it, so no layer is needed"
-                        node.summary = summary
-                        node.bounds = Explanation.pixels(frame)
-                        node.children = walk(children, within: visible, format: parentFormat)
-                    } else if let bounds = Renderer.layerBounds(item, within: visible) {
-                        layers += 1
-                        node.bounds = [bounds.x, bounds.y, bounds.width, bounds.height]
-                        node.format = format.rawValue
-                        node.bytes = bounds.width * bounds.height * format.bytesPerPixel
-                        layerBytes += node.bytes!
-                        node.children = walk(children, within: bounds, format: format)
-                    }
+                    let p = image.placement
+                    let translated = p.a == 1 && p.b == 0 && p.c == 0 && p.d == 1 && p.tx == p.tx.rounded() && p.ty == p.ty.rounded()
+                    let summary = "\(mode.rawValue)\(opaque ? ", opaque" : ""), " + Explanation.groupSummary(opacity, blend, clips, shadows)
+                        + "; image \(image.width)×\(image.height) px in its own space (children below in its pixels), "
+                        + (translated ? "placed at whole pixels" : "resampled (bilinear) by the outer transform") + ", cached"
+                    var node = Node(kind: "drawingGroup", summary: summary, bounds: Explanation.pixels(image.frame), format: format.rawValue,
+                                    colorMode: mode.rawValue, bytes: image.width * image.height * format.bytesPerPixel, leaves: 0,
+                                    children: [])
+                    layers += 1
+                    layerBytes += node.bytes!
+                    node.children = walk(children, within: PixelRect(x: 0, y: 0, width: image.width, height: image.height), format: format)
                     node.leaves = node.children.reduce(0) { $0 + $1.leaves }
                     let ink = children.reduce(CGRect.null) { $0.union($1.inkBounds) }
-                    if !ink.isNull, !frame.insetBy(dx: -0.5, dy: -0.5).contains(ink) {
-                        warnings.append("drawingGroup at \(Explanation.pixels(frame)): ink outside its frame is clipped, as in SwiftUI")
+                    if !ink.isNull, !CGRect(x: 0, y: 0, width: image.width, height: image.height).insetBy(dx: -0.5, dy: -0.5).contains(ink) {
+                        warnings.append("drawingGroup at \(Explanation.pixels(image.frame) ?? []): ink outside its frame is clipped, as in SwiftUI")
                     }
                     if node.leaves <= 1, !children.contains(where: \.isGroup) {
-                        warnings.append("drawingGroup at \(Explanation.pixels(frame)) holds \(node.leaves) lea\(node.leaves == 1 ? "f" : "ves"): an offscreen image of \(node.bytes ?? 0) bytes with nothing worth caching")
+                        warnings.append("drawingGroup at \(Explanation.pixels(image.frame) ?? []) holds \(node.leaves) lea\(node.leaves == 1 ? "f" : "ves"): an offscreen image of \(node.bytes ?? 0) bytes with nothing worth caching")
                     }
                     Explanation.checkBeyondCanvas(item, canvasRect, "drawingGroup", &warnings)
                     return node

@@ -45,6 +45,22 @@ public struct RenderStats: Sendable, Codable, Equatable {
     /// The most offscreen bytes alive at once (nested layers add up; a shadow's mask lives
     /// while it is blurred and composited).
     public var peakOffscreenBytes = 0
+    /// The drawing-group cache during this render.
+    public struct CacheStats: Sendable, Codable, Equatable {
+        /// Drawing groups composited from a stored image (nothing rasterized).
+        public var hits = 0
+        /// Drawing groups rasterized and stored.
+        public var misses = 0
+        /// Images evicted to keep within the budget.
+        public var evictions = 0
+        /// Bytes of images the cache holds after the render.
+        public var bytes = 0
+        public init() {}
+    }
+    public var cache = CacheStats()
+    /// Drawing-group images reused from the cache: device bounds and the stored image's bytes
+    /// (not allocated by this render).
+    public var reusedImages: [Layer] = []
     /// Wall-clock milliseconds per phase: `layout` (resolving and sizing views), `lowering`
     /// (to the display list), `rasterization` (each leaf's coverage and its composite),
     /// `composition` (layers composited back), `filters` (shadows: mask, blur, composite).
@@ -67,6 +83,12 @@ public struct RenderStats: Sendable, Codable, Equatable {
             let b = layer.bounds
             lines.append(String(format: "  %2d ", i + 1) + padded(layer.kind.rawValue, 17)
                          + String(format: "x %5d y %5d  %5d × %-5d %10d bytes", b[0], b[1], b[2], b[3], layer.bytes))
+        }
+        lines.append("cache                \(cache.hits) hits, \(cache.misses) misses, \(cache.evictions) evictions, \(cache.bytes) bytes held")
+        for (i, image) in reusedImages.enumerated() {
+            let b = image.bounds
+            lines.append(String(format: "  %2d ", i + 1) + padded("cached image", 17)
+                         + String(format: "x %5d y %5d  %5d × %-5d %10d bytes", b[0], b[1], b[2], b[3], image.bytes))
         }
         for phase in RenderStats.phases {
             lines.append(padded(phase, 20) + String(format: " %9.3f ms", phasesMs[phase] ?? 0))
@@ -164,6 +186,16 @@ struct StatsRecorder {
         liveBytes -= bytes
         guard let (index, start) = open.popLast() else { return }
         trace.spans.append(layerSpan(stats.layers[index], start: start, duration: now - start))
+    }
+
+    /// A drawing group's image came from the cache.
+    mutating func reused(_ bounds: PixelRect, bytes: Int) {
+        var layer = RenderStats.Layer(kind: .drawingGroup, bounds: bounds, bytesPerPixel: 0)
+        layer.bytes = bytes
+        stats.reusedImages.append(layer)
+        stats.cache.hits += 1
+        trace.spans.append(.init(name: "drawingGroup (cached)", category: "layer", start: now, duration: 0,
+                                 args: ["bounds": "\(layer.bounds)", "bytes": "\(bytes)"]))
     }
 
     /// A transient image (a shadow's mask), alive during the last timed call.

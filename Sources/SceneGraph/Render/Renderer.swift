@@ -6,8 +6,12 @@ import Foundation
 /// let surface = try Renderer().render(Orbit(), size: CGSize(width: 200, height: 120), scale: 3)
 /// ```
 public final class Renderer {
-    private let rasterizer = Rasterizer()
-    private var recorder = StatsRecorder()
+    let rasterizer = Rasterizer()
+    var recorder = StatsRecorder()
+    /// Drawing-group images kept between renders (shareable between renderers).
+    public let cache: DrawingGroupCache
+    /// The cache keys the last render used (what `dropUnusedCachedImages()` keeps).
+    var usedKeys: Set<DrawingGroupKey> = []
     /// What the last render cost: leaf draws, every offscreen image (kind, bounds, bytes), the
     /// peak of offscreen bytes alive at once, and milliseconds per phase.
     public private(set) var lastStats = RenderStats()
@@ -19,7 +23,16 @@ public final class Renderer {
         lastStats.layers.filter { $0.kind != .shadow }.map { PixelRect(x: $0.bounds[0], y: $0.bounds[1], width: $0.bounds[2], height: $0.bounds[3]) }
     }
 
-    public init() {}
+    /// A renderer with its own drawing-group cache (256 MiB), or one shared with other
+    /// renderers, which may render on other threads at the same time.
+    public init(cache: DrawingGroupCache = DrawingGroupCache()) {
+        self.cache = cache
+    }
+
+    /// Drops the cached drawing-group images the last render did not use.
+    public func dropUnusedCachedImages() {
+        cache.removeAll(except: usedKeys)
+    }
 
     /// Layers cover their content's ink plus this margin in device pixels, for anti-aliased
     /// edges that reach past the geometric bounds (resvg uses 2 for the same reason).
@@ -43,7 +56,7 @@ public final class Renderer {
         let notes = LoweringNotes()
         recorder.time("lowering") {
             lower(node, in: rect, context: LowerContext(transform: CGAffineTransform(scaleX: scale, y: scale), opacity: 1, blendMode: nil,
-                                                        notes: notes),
+                                                        notes: notes, scale: scale),
                   into: &items)
         }
         return DisplayList(items: items, warnings: notes.warnings)
@@ -62,7 +75,12 @@ public final class Renderer {
             throw SurfaceError.tooLarge(width: Int(min(w.rounded(.up), 1e15)), height: Int(min(h.rounded(.up), 1e15)))
         }
         recorder = StatsRecorder()
+        usedKeys = []
+        let evictionsBefore = cache.statistics.evictions
         defer {
+            let after = cache.statistics
+            recorder.stats.cache.evictions = after.evictions - evictionsBefore
+            recorder.stats.cache.bytes = after.bytes
             recorder.finish()
             (lastStats, lastTrace) = (recorder.stats, recorder.trace)
         }
@@ -109,20 +127,13 @@ public final class Renderer {
         return bounds.isEmpty ? nil : bounds
     }
 
-    /// A non-opaque, non-linear drawing group with nothing applied after it composites exactly
-    /// as its content would, so it is drawn in place (pixel-identical, no layer).
-    static func drawsInPlace(_ item: DisplayItem, onto format: PixelFormat) -> Bool {
-        guard case let .drawingGroup(opaque, mode, opacity, blend, _, clips, shadows, _) = item else { return false }
-        return !opaque && mode == .nonLinear && opacity == 1 && blend == .normal && clips.isEmpty && shadows.isEmpty && format == .argb32
-    }
-
     /// The pixel format of a drawing group's image.
     static func layerFormat(opaque: Bool, colorMode mode: ColorRenderingMode) -> PixelFormat {
         opaque ? .xrgb32 : mode == .linear ? .argb32Linear : mode == .extendedLinear ? .rgbaFloat : .argb32
     }
 
     /// Draws items onto `surface`, whose pixel (0, 0) is device pixel `origin`.
-    private func draw(_ items: [DisplayItem], on surface: Surface, origin: (x: Int, y: Int)) throws {
+    func draw(_ items: [DisplayItem], on surface: Surface, origin: (x: Int, y: Int)) throws {
         let canvas = Canvas(surface, rasterizer: rasterizer)
         let shift = CGAffineTransform(translationX: CGFloat(-origin.x), y: CGFloat(-origin.y))
         for item in items {
@@ -148,16 +159,15 @@ public final class Renderer {
                               shadows: shadows, on: surface, origin: origin, canvas: canvas) { layer, dx, dy, mask in
                     try surface.composite(layer, at: dx, y: dy, opacity: opacity, blendMode: blend, clipMask: mask)
                 }
-            case let .drawingGroup(opaque, mode, opacity, blend, _, clips, shadows, children):
-                if Renderer.drawsInPlace(item, onto: surface.format) {
-                    try draw(children, on: surface, origin: origin)
-                    continue
-                }
+            case let .drawingGroup(opaque, mode, opacity, blend, image, clips, shadows, children):
                 guard let bounds = layerBounds(item, surface: surface, origin: origin) else { continue }
                 let format = Renderer.layerFormat(opaque: opaque, colorMode: mode)
-                try drawGroup(children, kind: .drawingGroup, format: format, bounds: bounds, opacity: opacity, clips: clips,
-                              shadows: shadows, on: surface, origin: origin, canvas: canvas) { layer, dx, dy, mask in
-                    if format == .rgbaFloat, blend == .normal, mask == nil, surface.format == .argb32 || surface.format == .xrgb32 {
+                let picture = try groupImage(children, image, format: format)
+                defer { recorder.release(picture.liveBytes) }
+                guard let (layer, dx, dy) = try place(picture.surface, image, bounds: bounds, on: surface, origin: origin) else { continue }
+                try finishGroup(layer, at: dx, dy, opacity: opacity, clips: clips, shadows: shadows, on: surface, origin: origin,
+                                canvas: canvas) { layer, dx, dy, mask in
+                    if layer.format == .rgbaFloat, blend == .normal, mask == nil, surface.format == .argb32 || surface.format == .xrgb32 {
                         // Encoded with the extended transfer function before the opacity applies.
                         surface.compositeExtended(layer, at: dx, y: dy, opacity: opacity)
                     } else {
@@ -182,7 +192,16 @@ public final class Renderer {
         let bytes = recorder.allocate(kind, bounds, bytesPerPixel: format.bytesPerPixel)
         defer { recorder.release(bytes) }
         try draw(children, on: layer, origin: (bounds.x, bounds.y))
-        let (dx, dy) = (bounds.x - origin.x, bounds.y - origin.y)
+        try finishGroup(layer, at: bounds.x - origin.x, bounds.y - origin.y, opacity: opacity, clips: clips, shadows: shadows,
+                        on: surface, origin: origin, canvas: canvas, composite: composite)
+    }
+
+    /// A group's finished `layer`, whose pixel (0, 0) lies at (`dx`, `dy`) of `surface`: its
+    /// shadows (from the layer's alpha, faded by `opacity`), then the layer through the group's
+    /// clips, by `composite(layer, x, y, clip mask)`.
+    func finishGroup(_ layer: Surface, at dx: Int, _ dy: Int, opacity: Double, clips: [ClipPath], shadows: [DropShadow],
+                     on surface: Surface, origin: (x: Int, y: Int), canvas: Canvas,
+                     composite: (Surface, Int, Int, CoverageMask?) throws -> Void) throws {
         var mask: CoverageMask?
         if !clips.isEmpty {
             let shift = CGAffineTransform(translationX: CGFloat(-origin.x), y: CGFloat(-origin.y))

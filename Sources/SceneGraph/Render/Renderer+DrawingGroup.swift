@@ -1,0 +1,74 @@
+import Foundation
+
+/// The key of a cached drawing-group image: the group's children lowered in its own pixel
+/// space (so a change of colour, path or child is a different key, and moving the group is
+/// not), the image size at the render scale, and the pixel format (opaque flag and colour mode).
+public struct DrawingGroupKey: Hashable, Sendable {
+    public var children: [DisplayItem]
+    public var width: Int
+    public var height: Int
+    public var format: PixelFormat
+}
+
+/// The drawing-group image cache a `Renderer` keeps (see `ImageCache`).
+public typealias DrawingGroupCache = ImageCache<DrawingGroupKey>
+
+extension Renderer {
+    /// A drawing group's image: from the cache (a hit: nothing rasterized), or drawn now from
+    /// its children in its own space and stored (a miss). `liveBytes` is what the render holds
+    /// for it until it is composited (the miss's new image; 0 for a hit).
+    func groupImage(_ children: [DisplayItem], _ image: GroupImage, format: PixelFormat) throws -> (surface: Surface, liveBytes: Int) {
+        let key = DrawingGroupKey(children: children, width: image.width, height: image.height, format: format)
+        usedKeys.insert(key)
+        let deviceBounds = PixelRect(enclosing: image.frame)
+        if let cached = cache.image(for: key) {
+            recorder.reused(deviceBounds, bytes: cached.byteCount)
+            return (cached, 0)
+        }
+        let surface = try Surface(width: image.width, height: image.height, format: format)
+        let bytes = recorder.allocate(.drawingGroup, deviceBounds, bytesPerPixel: format.bytesPerPixel)
+        recorder.stats.cache.misses += 1
+        try draw(children, on: surface, origin: (0, 0))
+        cache.insert(surface, for: key)
+        return (surface, bytes)
+    }
+
+    /// `picture` placed on `surface` (whose pixel (0, 0) is device pixel `origin`): returned as
+    /// is with its integer offset when the placement is a whole-pixel translation (exact), else
+    /// resampled bilinearly, as a GPU samples a texture, into a layer covering `bounds` (the
+    /// placed image's device bounds within the surface).
+    func place(_ picture: Surface, _ image: GroupImage, bounds: PixelRect, on surface: Surface,
+               origin: (x: Int, y: Int)) throws -> (Surface, Int, Int)? {
+        let p = image.placement
+        let tx = p.tx - CGFloat(origin.x), ty = p.ty - CGFloat(origin.y)
+        if p.a == 1, p.b == 0, p.c == 0, p.d == 1, tx == tx.rounded(), ty == ty.rounded(), abs(tx) < 1e9, abs(ty) < 1e9 {
+            return (picture, Int(tx), Int(ty))
+        }
+        // An opaque image keeps no alpha; resampled, its corners outside the quad must stay
+        // transparent, so the placed layer has alpha.
+        let format: PixelFormat = picture.format == .xrgb32 ? .argb32 : picture.format
+        let placed = try Surface(width: bounds.width, height: bounds.height, format: format)
+        let bytes = recorder.allocate(.drawingGroup, bounds, bytesPerPixel: format.bytesPerPixel)
+        defer { recorder.release(bytes) }
+        let toLayer = p.concatenating(CGAffineTransform(translationX: CGFloat(-bounds.x), y: CGFloat(-bounds.y)))
+        try recorder.time("composition") {
+            try Canvas(placed, rasterizer: rasterizer).fill(
+                Path(CGRect(x: 0, y: 0, width: picture.width, height: picture.height)),
+                with: .image(picture, transform: .identity, filter: .bilinear, clampToEdge: true), transform: toLayer)
+        }
+        return (placed, bounds.x - origin.x, bounds.y - origin.y)
+    }
+}
+
+extension PixelRect {
+    /// The whole pixels touched by `rect` (empty for a null or non-finite one).
+    init(enclosing rect: CGRect) {
+        guard !rect.isNull, rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite,
+              abs(rect.minX) < 1e9, abs(rect.minY) < 1e9, abs(rect.maxX) < 1e9, abs(rect.maxY) < 1e9 else {
+            self.init(x: 0, y: 0, width: 0, height: 0)
+            return
+        }
+        let x0 = Int(rect.minX.rounded(.down)), y0 = Int(rect.minY.rounded(.down))
+        self.init(x: x0, y: y0, width: Int(rect.maxX.rounded(.up)) - x0, height: Int(rect.maxY.rounded(.up)) - y0)
+    }
+}
