@@ -20,6 +20,7 @@ let package = Package(
                 "CCairo",
                 .product(name: "Compositor", package: "Compositor"),
                 .product(name: "ReferenceScenes", package: "Compositor"),
+                .product(name: "SceneGraph", package: "Compositor"),
             ]
         ),
     ],

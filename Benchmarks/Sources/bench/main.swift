@@ -215,13 +215,17 @@ for row in rows where row.name == "S6" || row.name == "S7" {
                  row.engineMs / (passes * floor["overHalf"]!), passes))
 }
 
+let offscreen = options.scenes == nil || options.scenes!.contains("offscreen") ? try offscreenSeries(runs: options.runs) : []
+
 struct Report: Codable {
     var date: String
     var runs: Int
     var scenes: [Row]
     var floor: [String: Double]
+    var offscreen: [OffscreenRow]
 }
-let report = Report(date: ISO8601DateFormatter().string(from: Date()), runs: options.runs, scenes: rows, floor: floor)
+let report = Report(date: ISO8601DateFormatter().string(from: Date()), runs: options.runs, scenes: rows, floor: floor,
+                    offscreen: offscreen)
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
 let url = URL(fileURLWithPath: options.json)
