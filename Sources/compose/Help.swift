@@ -94,8 +94,9 @@ let benchHelp = """
 OVERVIEW: Time a scene's render, phase by phase.
 
 Renders once untimed, then <runs> times with a new renderer each (cold) and <runs> times with
-one renderer kept between renders (warm), and prints the median milliseconds of each phase
-(layout, lowering, rasterization, composition, filters) and of the whole render.
+one renderer kept between renders (warm, with its drawing-group cache), and prints the median
+milliseconds of each phase (layout, lowering, rasterization, composition, filters, PNG
+encoding) and of the whole render.
 
 USAGE: compose bench <scene> [-n <runs>] [--json] [--scale <scale>] [--size <WxH>]
 

@@ -44,7 +44,7 @@ func runRender(_ arguments: [String]) -> ExitCode {
     do {
         let surface = try renderer.render(scene.view, size: scene.canvas.size, scale: scene.canvas.scale, background: scene.canvas.background)
         if let overlay { try renderer.lastStats.drawOverlay(overlay, on: surface) }
-        png = try PNG.encode(surface)
+        png = try renderer.encodePNG(surface)
         if output_ != "-" { files.append((output_, png)) }
         if let statsJSON { files.append((statsJSON, try renderer.lastStats.json())) }
         if let trace { files.append((trace, try renderer.lastTrace.chromeTraceJSON())) }

@@ -174,7 +174,9 @@ func temporaryDirectory() throws -> URL {
         let layers = json["layers"] as! [[String: Any]]
         #expect(layers.count == 1 && layers[0]["kind"] as? String == "compositingGroup"
                 && layers[0]["bounds"] as? [Int] == [348, 28, 204, 124] && layers[0]["bytes"] as? Int == 101_184)
-        #expect(Set((json["phasesMs"] as! [String: Double]).keys) == ["layout", "lowering", "rasterization", "composition", "filters"])
+        let phases = json["phasesMs"] as! [String: Double]
+        #expect(Set(phases.keys) == ["layout", "lowering", "rasterization", "composition", "filters", "encoding"])
+        #expect(phases["encoding"]! > 0)
         let events = (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: trace))) as! [String: Any])["traceEvents"]
             as! [[String: Any]]
         #expect(events.first?["name"] as? String == "render" && events.contains { $0["name"] as? String == "compositingGroup" })

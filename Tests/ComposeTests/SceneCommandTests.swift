@@ -145,7 +145,8 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let object = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]
         let cold = object?["coldMs"] as? [String: Double]
-        #expect(cold?.keys.sorted() == ["composition", "filters", "layout", "lowering", "rasterization", "total"])
+        #expect(cold?.keys.sorted() == ["composition", "encoding", "filters", "layout", "lowering", "rasterization", "total"])
+        #expect((cold?["encoding"] ?? 0) > 0)
         #expect(object?["layers"] as? Int == 1)
         let table = try compose("bench", scene, "-n", "1")
         #expect(String(decoding: table.stdout, as: UTF8.self).contains("rasterization"))

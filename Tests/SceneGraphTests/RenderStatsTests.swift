@@ -64,6 +64,20 @@ import Testing
         #expect(renderer.lastLayers == [PixelRect(x: 10, y: 10, width: 20, height: 20)])
     }
 
+    @Test func coveragePixelsCountWhatTheRasterizerComputed() throws {
+        // One 10 × 10 square on whole pixels: the rasterizer computes coverage for its 100
+        // pixels; a second square doubles that; a hit of a cached drawing group computes none.
+        let renderer = Renderer()
+        let one = Rectangle().fill(.red).frame(width: 10, height: 10)
+        _ = try renderer.render(one, size: CGSize(width: 20, height: 20))
+        #expect(renderer.lastStats.coveragePixels == 100)
+        _ = try renderer.render(HStack(spacing: 0) { one; one }, size: CGSize(width: 20, height: 20))
+        #expect(renderer.lastStats.coveragePixels == 200)
+        _ = try renderer.render(one.drawingGroup(), size: CGSize(width: 20, height: 20))
+        _ = try renderer.render(one.drawingGroup(), size: CGSize(width: 20, height: 20))
+        #expect(renderer.lastStats.coveragePixels == 0 && renderer.lastStats.cache.hits == 1)
+    }
+
     @Test func phasesAndJSON() throws {
         let renderer = Renderer()
         _ = try renderer.render(Circles().compositingGroup().shadow(radius: 3), size: size, scale: 2)
@@ -74,7 +88,7 @@ import Testing
         // The group's shadow mask is made while the group's layer is alive.
         #expect(stats.peakOffscreenBytes == stats.layers[0].bytes + stats.layers[1].bytes)
         let object = try JSONSerialization.jsonObject(with: try stats.json()) as! [String: Any]
-        #expect(Set(object.keys) == ["cache", "leafDraws", "layers", "peakOffscreenBytes", "phasesMs", "reusedImages"])
+        #expect(Set(object.keys) == ["cache", "coveragePixels", "leafDraws", "layers", "peakOffscreenBytes", "phasesMs", "reusedImages"])
         let layers = object["layers"] as! [[String: Any]]
         #expect(layers.map { $0["kind"] as! String } == ["compositingGroup", "shadow"])
         #expect(layers[0]["bounds"] as! [Int] == stats.layers[0].bounds)

@@ -40,6 +40,8 @@ public struct RenderStats: Sendable, Codable, Equatable {
 
     /// Leaf shapes drawn (filled and composited), each counted once per render.
     public var leafDraws = 0
+    /// Pixels whose coverage the rasterizer computed (leaves, clips and shadow masks).
+    public var coveragePixels = 0
     /// Every offscreen image, in the order they were made.
     public var layers: [Layer] = []
     /// The most offscreen bytes alive at once (nested layers add up; a shadow's mask lives
@@ -63,7 +65,8 @@ public struct RenderStats: Sendable, Codable, Equatable {
     public var reusedImages: [Layer] = []
     /// Wall-clock milliseconds per phase: `layout` (resolving and sizing views), `lowering`
     /// (to the display list), `rasterization` (each leaf's coverage and its composite),
-    /// `composition` (layers composited back), `filters` (shadows: mask, blur, composite).
+    /// `composition` (layers composited back), `filters` (shadows: mask, blur, composite),
+    /// `encoding` (PNG, when the image is encoded through `Renderer.encodePNG`).
     public var phasesMs: [String: Double] = [:]
 
     public init() {}
@@ -74,6 +77,7 @@ public struct RenderStats: Sendable, Codable, Equatable {
     /// A table for people: counts, each layer, then the phases.
     public var table: String {
         var lines = ["leaf draws           \(leafDraws)",
+                     "coverage pixels      \(coveragePixels)",
                      "layers               \(layers.count)",
                      "peak offscreen bytes \(peakOffscreenBytes)"]
         func padded(_ text: String, _ width: Int) -> String {
@@ -97,7 +101,7 @@ public struct RenderStats: Sendable, Codable, Equatable {
     }
 
     /// The phases in order.
-    public static let phases = ["layout", "lowering", "rasterization", "composition", "filters"]
+    public static let phases = ["layout", "lowering", "rasterization", "composition", "filters", "encoding"]
 
     /// The statistics as JSON (keys sorted, so two renders' files diff cleanly).
     public func json() throws -> Data {

@@ -29,6 +29,19 @@ public final class Renderer {
         self.cache = cache
     }
 
+    /// The last render's image as PNG, its time added to `lastStats` as the `encoding` phase
+    /// (and to `lastTrace`).
+    public func encodePNG(_ surface: Surface) throws -> Data {
+        let start = ContinuousClock.now
+        let data = try PNG.encode(surface)
+        let elapsed = ContinuousClock.now - start
+        let ms = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15
+        lastStats.phasesMs["encoding", default: 0] += ms
+        let end = lastTrace.spans.first?.duration ?? 0
+        lastTrace.spans.append(.init(name: "encoding", category: "phase", start: end, duration: ms * 1e3))
+        return data
+    }
+
     /// Drops the cached drawing-group images the last render did not use.
     public func dropUnusedCachedImages() {
         cache.removeAll(except: usedKeys)
@@ -77,7 +90,9 @@ public final class Renderer {
         recorder = StatsRecorder()
         usedKeys = []
         let evictionsBefore = cache.statistics.evictions
+        let coverageBefore = rasterizer.coveragePixels
         defer {
+            recorder.stats.coveragePixels = rasterizer.coveragePixels - coverageBefore
             let after = cache.statistics
             recorder.stats.cache.evictions = after.evictions - evictionsBefore
             recorder.stats.cache.bytes = after.bytes
