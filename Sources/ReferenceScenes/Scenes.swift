@@ -175,7 +175,12 @@ public final class ReferenceRenderer {
                     layers.append(try Surface(width: canvas.surface.width, height: canvas.surface.height))
                 }
                 let layer = layers[depth]
-                layer.clear()
+                // A layer whose first operation covers it with an opaque colour needs no clear.
+                if case let .fill(path, color, _)? = children.first, color.alpha >= 1,
+                   let r = path.axisAlignedRectangle(), PixelRect(exactly: r).map({ layer.bounds.intersection($0) == layer.bounds }) == true {
+                } else {
+                    layer.clear()
+                }
                 try draw(children, on: Canvas(layer, rasterizer: canvas.rasterizer), depth: depth + 1)
                 try canvas.surface.composite(layer, opacity: opacity)
             }

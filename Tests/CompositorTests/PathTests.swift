@@ -214,3 +214,45 @@ import Testing
         #expect(try Path(svgPath: circle.description) == circle)
     }
 }
+
+@Suite struct AxisAlignedRectangleTests {
+    @Test func recognisesRectanglesOnly() {
+        let r = CGRect(x: 1, y: 2, width: 3, height: 4)
+        #expect(Path(r).axisAlignedRectangle() == r)
+        #expect(Path(r).axisAlignedRectangle(transform: CGAffineTransform(scaleX: 2, y: 2).translatedBy(x: 1, y: 0)) == CGRect(x: 4, y: 4, width: 6, height: 8))
+        // Rotated by 90°: still a rectangle, but the transform is not axis-aligned (declined).
+        #expect(Path(r).axisAlignedRectangle(transform: CGAffineTransform(rotationAngle: .pi / 2)) == nil)
+        // Explicitly closed with a fourth line back to the start.
+        var closed = Path()
+        closed.addLines([CGPoint(x: 0, y: 0), CGPoint(x: 5, y: 0), CGPoint(x: 5, y: 5), CGPoint(x: 0, y: 5), CGPoint(x: 0, y: 0)])
+        closed.closeSubpath()
+        #expect(closed.axisAlignedRectangle() == CGRect(x: 0, y: 0, width: 5, height: 5))
+        var quad = Path()
+        quad.addLines([CGPoint(x: 0, y: 0), CGPoint(x: 5, y: 0), CGPoint(x: 6, y: 5), CGPoint(x: 0, y: 5)])
+        quad.closeSubpath()
+        #expect(quad.axisAlignedRectangle() == nil)
+        var open = Path(r)
+        open.addLine(to: CGPoint(x: 9, y: 9))
+        #expect(open.axisAlignedRectangle() == nil)
+        #expect(Path(ellipseIn: r).axisAlignedRectangle() == nil)
+    }
+
+    /// The fast path for pixel-aligned rectangles gives exactly what the rasterizer gives: the
+    /// same rectangle with an extra collinear corner (not recognised) is rasterized, with
+    /// coverage exactly 1 inside.
+    @Test func fastPathMatchesTheRasterizer() throws {
+        let rect = CGRect(x: 3, y: 4, width: 10, height: 7)
+        var slow = Path()
+        slow.addLines([CGPoint(x: 3, y: 4), CGPoint(x: 8, y: 4), CGPoint(x: 13, y: 4), CGPoint(x: 13, y: 11), CGPoint(x: 3, y: 11)])
+        slow.closeSubpath()
+        #expect(slow.axisAlignedRectangle() == nil)
+        for (c, blend) in [(Color.red, BlendMode.normal), (Color.blue.opacity(0.4), .normal), (Color.green.opacity(0.7), .multiply),
+                           (Color.orange, .screen), (Color.purple.opacity(0.5), .plusLighter)] {
+            let a = try Surface(width: 16, height: 16), b = try Surface(width: 16, height: 16)
+            for s in [a, b] { s.fill(Color(red: 0.2, green: 0.5, blue: 0.9, opacity: 0.6)) }
+            try Canvas(a).fill(Path(rect), with: .color(c), blendMode: blend)
+            try Canvas(b).fill(slow, with: .color(c), blendMode: blend)
+            #expect(try a.compare(to: b).differingPixels == 0, "\(c) \(blend)")
+        }
+    }
+}

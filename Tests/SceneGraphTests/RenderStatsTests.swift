@@ -65,14 +65,18 @@ import Testing
     }
 
     @Test func coveragePixelsCountWhatTheRasterizerComputed() throws {
-        // One 10 × 10 square on whole pixels: the rasterizer computes coverage for its 100
-        // pixels; a second square doubles that; a hit of a cached drawing group computes none.
+        // A 10 × 10 square half a pixel off the grid touches 11 × 10 pixels, whose coverage the
+        // rasterizer computes: 110; a second one doubles that. On whole pixels a rectangle's
+        // coverage is exactly 1 inside, so it skips the rasterizer: 0. A hit of a cached
+        // drawing group computes none either.
         let renderer = Renderer()
-        let one = Rectangle().fill(.red).frame(width: 10, height: 10)
+        let one = Rectangle().fill(.red).frame(width: 10, height: 10).offset(x: 0.5)
         _ = try renderer.render(one, size: CGSize(width: 20, height: 20))
-        #expect(renderer.lastStats.coveragePixels == 100)
-        _ = try renderer.render(HStack(spacing: 0) { one; one }, size: CGSize(width: 20, height: 20))
-        #expect(renderer.lastStats.coveragePixels == 200)
+        #expect(renderer.lastStats.coveragePixels == 110)
+        _ = try renderer.render(VStack(spacing: 0) { one; one }, size: CGSize(width: 20, height: 20))
+        #expect(renderer.lastStats.coveragePixels == 220)
+        _ = try renderer.render(Rectangle().fill(.red).frame(width: 10, height: 10), size: CGSize(width: 20, height: 20))
+        #expect(renderer.lastStats.coveragePixels == 0)
         _ = try renderer.render(one.drawingGroup(), size: CGSize(width: 20, height: 20))
         _ = try renderer.render(one.drawingGroup(), size: CGSize(width: 20, height: 20))
         #expect(renderer.lastStats.coveragePixels == 0 && renderer.lastStats.cache.hits == 1)

@@ -89,3 +89,34 @@ extension Path {
         return eoFill ? winding % 2 != 0 : winding != 0
     }
 }
+
+extension Path {
+    /// The rectangle this path is, if it is exactly one axis-aligned rectangle mapped by
+    /// `transform` (a move, three or four lines back round, a close), else nil. Lets a fill of
+    /// a pixel-aligned rectangle skip the rasterizer, whose coverage would be exactly 0 or 1.
+    public func axisAlignedRectangle(transform: CGAffineTransform = .identity) -> CGRect? {
+        guard transform.b == 0, transform.c == 0, elements.count == 5 || elements.count == 6,
+              case .move(let p0) = elements[0], elements.last == .closeSubpath else { return nil }
+        var points = [p0]
+        for element in elements.dropFirst().dropLast() {
+            guard case .line(let p) = element else { return nil }
+            points.append(p)
+        }
+        if points.count == 5 {
+            guard points[4] == points[0] else { return nil }
+            points.removeLast()
+        }
+        // Consecutive corners share x or y alternately.
+        let horizontalFirst = points[0].y == points[1].y
+        for i in 0..<4 {
+            let a = points[i], b = points[(i + 1) % 4]
+            let horizontal = (i % 2 == 0) == horizontalFirst
+            guard horizontal ? a.y == b.y : a.x == b.x else { return nil }
+        }
+        let mapped = points.map { $0.applying(transform) }
+        let xs = mapped.map(\.x), ys = mapped.map(\.y)
+        let rect = CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+        guard rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite else { return nil }
+        return rect
+    }
+}

@@ -38,6 +38,11 @@ public final class Canvas {
            try fillFloat(path, color: color, fillRule: fillRule, transform: transform, opacity: opacity, blendMode: blendMode) {
             return
         }
+        if clipMask == nil, opacity >= 1, !blendMode.needsPremaskedSource, case .color(let color) = paint,
+           let rect = path.axisAlignedRectangle(transform: transform), let box = PixelRect(exactly: rect) {
+            fillBox(box.intersection(region), color: color, blendMode: blendMode)
+            return
+        }
         guard let source = paint.pixmanSource(transform: paintTransform ?? transform, format: surface.format) else { return }
         try rasterizer.rasterize(path, transform: transform, fillRule: fillRule, clip: region,
                                  opacity: opacity) { mask, stride, rect in
@@ -69,6 +74,23 @@ public final class Canvas {
                 }
             }
         }
+    }
+
+    /// A pixel-aligned rectangle of one colour at full opacity: the coverage would be 1 inside
+    /// and 0 outside, so pixman composites the colour over the box directly (an opaque colour
+    /// with source-over is a plain fill), pixel for pixel what the rasterized path gives.
+    private func fillBox(_ box: PixelRect, color: Color, blendMode: BlendMode) {
+        guard !box.isEmpty else { return }
+        var c = pixmanColor(premultiplied: color, for: surface.format)
+        if blendMode == .normal, color.alpha >= 1, surface.format != .rgbaFloat {
+            var b = pixman_box32_t(x1: Int32(box.x), y1: Int32(box.y), x2: Int32(box.maxX), y2: Int32(box.maxY))
+            pixman_image_fill_boxes(PIXMAN_OP_SRC, surface.image, &c, 1, &b)
+            return
+        }
+        guard let solid = pixman_image_create_solid_fill(&c) else { return }
+        defer { pixman_image_unref(solid) }
+        pixman_image_composite32(blendMode.pixmanOperator!, solid, nil, surface.image, 0, 0, 0, 0,
+                                 Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height))
     }
 
     /// Zeroes the mask outside `keep` (both in device pixels; the mask covers `rect`).

@@ -1,3 +1,4 @@
+import Foundation
 import CPixman
 
 /// How a surface stores its pixels. Every format with colour stores premultiplied alpha.
@@ -64,4 +65,13 @@ public struct PixelRect: Hashable, Sendable, BitwiseCopyable, CustomStringConver
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
     public var description: String { "[\(x), \(y), \(width), \(height)]" }
+
+    /// `rect` if its edges lie on whole pixels (and within ±2^30), else nil.
+    public init?(exactly rect: CGRect) {
+        let limit: CGFloat = 1_073_741_824
+        guard rect.minX == rect.minX.rounded(), rect.minY == rect.minY.rounded(), rect.maxX == rect.maxX.rounded(),
+              rect.maxY == rect.maxY.rounded(), abs(rect.minX) < limit, abs(rect.minY) < limit,
+              abs(rect.maxX) < limit, abs(rect.maxY) < limit else { return nil }
+        self.init(x: Int(rect.minX), y: Int(rect.minY), width: Int(rect.width), height: Int(rect.height))
+    }
 }
