@@ -51,6 +51,8 @@ examples: deps
 	  .build/release/compose render "$$scene" -o "$${scene%.scene}.png" || exit 1; \
 	  echo "rendered $${scene%.scene}.png"; \
 	done
+	Examples/make-readme.sh
+	@echo "wrote Examples/README.md"
 
 # Reference images are compared, never recorded: a missing one fails (with the command that
 # records it) instead of being written silently, as in CI.

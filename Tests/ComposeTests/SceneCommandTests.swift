@@ -165,3 +165,34 @@ import Testing
         #expect(flag.status == 64 && flag.stderr.contains("Did you mean '--json'?"))
     }
 }
+
+/// The malformed-scene corpus through the binary: every scene exits 65, writes nothing, and
+/// prints exactly its golden errors (then the count).
+@Suite struct MalformedCorpusCLITests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../SceneFileTests/Malformed").standardized
+
+    @Test func everyMalformedSceneExits65WithItsGoldenErrors() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".scene") }.sorted()
+        #expect(names.count >= 60)
+        let out = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        for name in names {
+            let source = try String(contentsOf: Self.folder.appendingPathComponent(name), encoding: .utf8)
+            var arguments = ["render", name, "-o", out.appendingPathComponent("x.png").path]
+            // The corpus' `// limits:` header, as flags.
+            if let first = source.split(separator: "\n").first, first.hasPrefix("// limits:") {
+                for setting in first.dropFirst("// limits:".count).split(separator: ",") {
+                    let parts = setting.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) }
+                    arguments += [parts[0] == "maximumIterations" ? "--max-iterations" : "--max-path-elements", parts[1]]
+                }
+            }
+            let run = try compose(arguments, input: nil, in: Self.folder)
+            let expected = try String(contentsOf: Self.folder.appendingPathComponent(name.replacingOccurrences(of: ".scene", with: ".expected")),
+                                      encoding: .utf8)
+            #expect(run.status == 65, "\(name): exit \(run.status)")
+            #expect(run.stderr.hasPrefix(expected), "\(name):\n\(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("x.png").path), "\(name) wrote an image")
+        }
+    }
+}

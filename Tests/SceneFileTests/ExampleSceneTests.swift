@@ -17,6 +17,18 @@ import Testing
                                "shadows", "triangle"])
     }
 
+    /// `Examples/README.md` shows every scene's source, as it is now (HTML-escaped).
+    @Test func theExamplesPageShowsEverySource() throws {
+        let page = try String(contentsOf: Self.folder.appendingPathComponent("README.md"), encoding: .utf8)
+        for name in Self.names {
+            let source = try String(contentsOf: Self.folder.appendingPathComponent(name + ".scene"), encoding: .utf8)
+            let escaped = source.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;")
+            #expect(page.contains(escaped), "\(name): run 'make examples' to rewrite Examples/README.md")
+            #expect(page.contains("<img src=\"\(name).png\""))
+        }
+    }
+
     @Test(arguments: names) func rendersAsItsReferenceImage(_ name: String) throws {
         let scene = try Scene(contentsOfFile: Self.folder.appendingPathComponent(name + ".scene").path)
         let surface = try Renderer().render(scene.view, size: scene.canvas.size, scale: scene.canvas.scale,
