@@ -125,6 +125,23 @@ extension Builtins {
             return .view(AnyView(b.view("self")!.overlay(content, alignment: b.alignment("alignment") ?? .center)))
         },
         Builtin("compositingGroup", "") { b, _ in .view(AnyView(b.view("self")!.compositingGroup())) },
+        Builtin("blur", "radius: number, opaque: bool?") { b, e in
+            let radius = b.double("radius")!
+            guard radius >= 0, radius <= DropShadow.maximumSigma else {
+                e.error(b.location("radius"), "a blur radius must be from 0 to \(Int(DropShadow.maximumSigma)) points, got \(radius.formatted())")
+                return .invalid
+            }
+            return .view(AnyView(b.view("self")!.blur(radius: CGFloat(radius), opaque: b.bool("opaque") ?? false)))
+        },
+        Builtin("mask", "alignment: alignment?, _ mask: closure") { b, e in
+            let (closure, scope) = b.closure("mask")!
+            let mask = try e.buildViews(closure, scope, at: b.location("mask"))
+            return .view(AnyView(b.view("self")!.mask(alignment: b.alignment("alignment") ?? .center) { mask }))
+        },
+        Builtin("mask", "_ mask: view") { b, _ in
+            let mask = b.view("mask")!
+            return .view(AnyView(b.view("self")!.mask { mask }))
+        },
         Builtin("drawingGroup", "opaque: bool?, colorMode: colorMode?") { b, _ in
             .view(AnyView(b.view("self")!.drawingGroup(opaque: b.bool("opaque") ?? false,
                                                        colorMode: ColorRenderingMode(rawValue: b.enumCase("colorMode") ?? "nonLinear")!)))

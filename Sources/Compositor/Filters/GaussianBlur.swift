@@ -34,26 +34,50 @@ extension Surface {
     /// Above `exactGaussianMaximumSigma` three box blurs approximate the Gaussian.
     public func blurAlpha(sigma: Double) {
         precondition(format == .a8, "blurAlpha blurs a8 masks")
+        blur(sigma: sigma)
+    }
+
+    /// Blurs every channel in place (premultiplied colour and alpha, so colour spreads with its
+    /// coverage), as `blurAlpha` does. Outside the surface counts as transparent, or, with
+    /// `clampEdges`, as the nearest edge pixel (an opaque blur: nothing fades in from outside).
+    public func blur(sigma: Double, clampEdges: Bool = false) {
         guard sigma.isFinite, sigma > 0 else { return }
         let sigma = min(sigma, DropShadow.maximumSigma)
-        var work = [Float](repeating: 0, count: width * height)
-        var spare = [Float](repeating: 0, count: width * height)
-        for y in 0..<height {
-            let row = (data + y * stride).assumingMemoryBound(to: UInt8.self)
-            for x in 0..<width { work[y * width + x] = Float(row[x]) }
-        }
-        work.withUnsafeMutableBufferPointer { w in
-            spare.withUnsafeMutableBufferPointer { t in
-                // Rows, then (transposed) columns, then back.
-                blurRows(w.baseAddress!, scratch: t.baseAddress!, width: width, height: height, sigma: sigma)
-                transpose(w.baseAddress!, into: t.baseAddress!, width: width, height: height)
-                blurRows(t.baseAddress!, scratch: w.baseAddress!, width: height, height: width, sigma: sigma)
-                transpose(t.baseAddress!, into: w.baseAddress!, width: height, height: width)
+        let channels = format == .a8 ? 1 : 4
+        let isFloat = format == .rgbaFloat
+        let count = width * height
+        var work = [Float](repeating: 0, count: count)
+        var spare = [Float](repeating: 0, count: count)
+        for channel in 0..<channels {
+            // One plane of the channel, blurred along rows, then along (transposed) columns.
+            for y in 0..<height {
+                let row = data + y * stride
+                if isFloat {
+                    let f = row.assumingMemoryBound(to: Float.self)
+                    for x in 0..<width { work[y * width + x] = f[x * 4 + channel] }
+                } else {
+                    let b = row.assumingMemoryBound(to: UInt8.self)
+                    for x in 0..<width { work[y * width + x] = Float(b[x * channels + channel]) }
+                }
             }
-        }
-        for y in 0..<height {
-            let row = (data + y * stride).assumingMemoryBound(to: UInt8.self)
-            for x in 0..<width { row[x] = UInt8(min(255, max(0, work[y * width + x] + 0.5))) }
+            work.withUnsafeMutableBufferPointer { w in
+                spare.withUnsafeMutableBufferPointer { t in
+                    blurRows(w.baseAddress!, scratch: t.baseAddress!, width: width, height: height, sigma: sigma, clamp: clampEdges)
+                    transpose(w.baseAddress!, into: t.baseAddress!, width: width, height: height)
+                    blurRows(t.baseAddress!, scratch: w.baseAddress!, width: height, height: width, sigma: sigma, clamp: clampEdges)
+                    transpose(t.baseAddress!, into: w.baseAddress!, width: height, height: width)
+                }
+            }
+            for y in 0..<height {
+                let row = data + y * stride
+                if isFloat {
+                    let f = row.assumingMemoryBound(to: Float.self)
+                    for x in 0..<width { f[x * 4 + channel] = work[y * width + x] }
+                } else {
+                    let b = row.assumingMemoryBound(to: UInt8.self)
+                    for x in 0..<width { b[x * channels + channel] = UInt8(min(255, max(0, work[y * width + x] + 0.5))) }
+                }
+            }
         }
     }
 }
@@ -71,8 +95,26 @@ private func transpose(_ values: UnsafeMutablePointer<Float>, into out: UnsafeMu
     }
 }
 
-/// Blurs each row of `values` in place along x.
-private func blurRows(_ values: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>, width: Int, height: Int, sigma: Double) {
+/// Blurs each row of `values` in place along x; with `clamp`, samples beyond the ends repeat
+/// the end values instead of being zero.
+private func blurRows(_ values: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>, width: Int, height: Int,
+                      sigma: Double, clamp: Bool) {
+    if clamp {
+        // Each row padded with copies of its end values, blurred without clamping, cut back.
+        let pad = gaussianExtent(sigma: sigma) * 2 + 2
+        let padded = width + 2 * pad
+        let row = UnsafeMutablePointer<Float>.allocate(capacity: padded)
+        let rowScratch = UnsafeMutablePointer<Float>.allocate(capacity: padded)
+        defer { row.deallocate(); rowScratch.deallocate() }
+        for y in 0..<height {
+            let source = values + y * width
+            for i in 0..<pad { row[i] = source[0]; row[pad + width + i] = source[width - 1] }
+            (row + pad).update(from: source, count: width)
+            blurRows(row, scratch: rowScratch, width: padded, height: 1, sigma: sigma, clamp: false)
+            source.update(from: row + pad, count: width)
+        }
+        return
+    }
     if sigma <= exactGaussianMaximumSigma {
         let kernel = gaussianKernel(sigma: sigma)
         let extent = kernel.count / 2

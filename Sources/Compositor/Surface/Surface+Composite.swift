@@ -45,3 +45,12 @@ extension Surface {
                                  Int32(min(width, source.width)), Int32(min(height, source.height)))
     }
 }
+
+extension Surface {
+    /// Keeps each pixel in proportion to `mask`'s alpha at the same place (both surfaces the
+    /// same size): what a mask does to its content (pixman's IN_REVERSE).
+    public func keep(alphaOf mask: Surface) {
+        precondition(mask.width == width && mask.height == height, "a mask covers its content exactly")
+        pixman_image_composite32(PIXMAN_OP_IN_REVERSE, mask.image, nil, image, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height))
+    }
+}

@@ -31,6 +31,15 @@ public struct DisplayList: Equatable, CustomStringConvertible {
                     lines.append(pad + String(format: "compositingGroup opacity %.3f", opacity)
                                  + (blend == .normal ? "" : " blend \(blend.rawValue)"))
                     walk(children, depth + 1)
+                case let .blur(sigma, opaque, opacity, blend, _, _, children):
+                    lines.append(pad + String(format: "blur σ %.2f%@ opacity %.3f", sigma, opaque ? " opaque" : "", opacity)
+                                 + (blend == .normal ? "" : " blend \(blend.rawValue)"))
+                    walk(children, depth + 1)
+                case let .mask(opacity, blend, _, _, mask, children):
+                    lines.append(pad + String(format: "mask opacity %.3f", opacity) + (blend == .normal ? "" : " blend \(blend.rawValue)"))
+                    walk(children, depth + 1)
+                    lines.append(pad + "  with mask")
+                    walk(mask, depth + 2)
                 case let .drawingGroup(opaque, mode, opacity, blend, image, _, _, children):
                     lines.append(pad + String(format: "drawingGroup %@%@ %d×%d opacity %.3f", mode.rawValue, opaque ? " opaque" : "",
                                               image.width, image.height, opacity)
@@ -79,12 +88,27 @@ public indirect enum DisplayItem: Hashable, Sendable {
     case drawingGroup(opaque: Bool, colorMode: ColorRenderingMode, opacity: Double, blendMode: BlendMode,
                       image: GroupImage, clips: [ClipPath] = [], shadows: [DropShadow] = [], [DisplayItem])
 
+    /// Children composited into a layer, blurred as one with a Gaussian of `sigma` device
+    /// pixels (edges repeated when `opaque`), then composited with `opacity` and `blendMode`.
+    case blur(sigma: Double, opaque: Bool, opacity: Double, blendMode: BlendMode = .normal, clips: [ClipPath] = [],
+              shadows: [DropShadow] = [], [DisplayItem])
+    /// Children composited into a layer and kept where the `mask` items have alpha, then
+    /// composited with `opacity` and `blendMode`.
+    case mask(opacity: Double, blendMode: BlendMode = .normal, clips: [ClipPath] = [], shadows: [DropShadow] = [],
+              mask: [DisplayItem], [DisplayItem])
+
     /// Device bounds of the ink (for sizing layers).
     var inkBounds: CGRect {
         switch self {
-        case .fill(let path, _, _, _, _, _): path.boundingRect
-        case .compositingGroup(_, _, _, _, let children): children.reduce(CGRect.null) { $0.union($1.inkBounds) }
-        case .drawingGroup(_, _, _, _, let image, _, _, _): image.frame
+        case let .blur(sigma, opaque, _, _, _, _, children):
+            let ink = children.reduce(CGRect.null) { $0.union($1.inkBounds) }
+            let spread = opaque ? 0 : CGFloat(gaussianExtent(sigma: sigma))
+            return ink.isNull ? ink : ink.insetBy(dx: -spread, dy: -spread)
+        case let .mask(_, _, _, _, mask, children):
+            return children.reduce(CGRect.null) { $0.union($1.inkBounds) }.intersection(mask.reduce(CGRect.null) { $0.union($1.inkBounds) })
+        case .fill(let path, _, _, _, _, _): return path.boundingRect
+        case .compositingGroup(_, _, _, _, let children): return children.reduce(CGRect.null) { $0.union($1.inkBounds) }
+        case .drawingGroup(_, _, _, _, let image, _, _, _): return image.frame
         }
     }
 }
@@ -217,6 +241,22 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
                                    blendMode: context.blendMode ?? .normal,
                                    image: GroupImage(width: width, height: height, placement: placement),
                                    clips: context.clips, shadows: context.shadows, children))
+    case let .blur(radius, opaque, child):
+        let children = lowerIsolated(child, in: rect, context: context)
+        let t = context.transform
+        let sigma = Double(radius) * Double(abs(t.a * t.d - t.b * t.c).squareRoot())
+        if !children.isEmpty, context.opacity > 0 {
+            items.append(.blur(sigma: sigma, opaque: opaque, opacity: context.opacity, blendMode: context.blendMode ?? .normal,
+                               clips: context.clips, shadows: context.shadows, children))
+        }
+    case let .mask(alignment, mask, child):
+        let children = lowerIsolated(child, in: rect, context: context)
+        let s = size(of: mask, proposal: ProposedSize(width: rect.width, height: rect.height))
+        let maskItems = lowerIsolated(mask, in: alignment.place(s, in: rect), context: context)
+        if !children.isEmpty, !maskItems.isEmpty, context.opacity > 0 {
+            items.append(.mask(opacity: context.opacity, blendMode: context.blendMode ?? .normal, clips: context.clips,
+                               shadows: context.shadows, mask: maskItems, children))
+        }
     case .compositingGroup(let child):
         let children = lowerIsolated(child, in: rect, context: context)
         if !children.isEmpty, context.opacity > 0 {

@@ -6,7 +6,7 @@ import Foundation
 /// warnings. `compose explain` prints it; `json()` is the same as data.
 public struct Explanation: Codable, Sendable, Equatable {
     public struct Node: Codable, Sendable, Equatable {
-        /// `leaf`, `compositingGroup` or `drawingGroup`.
+        /// `leaf`, `compositingGroup`, `drawingGroup`, `blur` or `mask`.
         public var kind: String
         /// One line: the paint and rule of a leaf, the parameters of a group.
         public var summary: String
@@ -75,6 +75,32 @@ public struct Explanation: Codable, Sendable, Equatable {
                         node.children = walk(children, within: bounds, format: .argb32)
                     }
                     Explanation.checkBeyondCanvas(item, canvasRect, "compositingGroup", &warnings)
+                    node.leaves = node.children.reduce(0) { $0 + $1.leaves }
+                    return node
+                case let .blur(sigma, opaque, opacity, blend, clips, shadows, children):
+                    var node = Node(kind: "blur", summary: String(format: "σ %.2f px%@, ", sigma, opaque ? ", opaque" : "")
+                                        + Explanation.groupSummary(opacity, blend, clips, shadows),
+                                    bounds: nil, format: PixelFormat.argb32.rawValue, colorMode: "nonLinear", bytes: nil, leaves: 0, children: [])
+                    if let bounds = Renderer.layerBounds(item, within: visible) {
+                        layers += 1
+                        node.bounds = [bounds.x, bounds.y, bounds.width, bounds.height]
+                        node.bytes = bounds.width * bounds.height * 4
+                        layerBytes += node.bytes!
+                        node.children = walk(children, within: bounds, format: .argb32)
+                    }
+                    node.leaves = node.children.reduce(0) { $0 + $1.leaves }
+                    return node
+                case let .mask(opacity, blend, clips, shadows, maskItems, children):
+                    var node = Node(kind: "mask", summary: Explanation.groupSummary(opacity, blend, clips, shadows)
+                                        + "; \(maskItems.count) mask item\(maskItems.count == 1 ? "" : "s") in a second layer",
+                                    bounds: nil, format: PixelFormat.argb32.rawValue, colorMode: "nonLinear", bytes: nil, leaves: 0, children: [])
+                    if let bounds = Renderer.layerBounds(item, within: visible) {
+                        layers += 2
+                        node.bounds = [bounds.x, bounds.y, bounds.width, bounds.height]
+                        node.bytes = 2 * bounds.width * bounds.height * 4
+                        layerBytes += node.bytes!
+                        node.children = walk(children, within: bounds, format: .argb32)
+                    }
                     node.leaves = node.children.reduce(0) { $0 + $1.leaves }
                     return node
                 case let .drawingGroup(opaque, mode, opacity, blend, image, clips, shadows, children):

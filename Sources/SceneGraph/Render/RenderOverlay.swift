@@ -7,7 +7,8 @@ public enum RenderOverlay: String, Sendable, CaseIterable {
     /// Offscreen-Rendered" does), and every region drawn from a cached drawing-group image green.
     case offscreen
     /// Outlines each offscreen image's bounds, 1 device pixel inside them, in its kind's colour:
-    /// compositing groups red, drawing groups blue, shadow masks purple, cached images green.
+    /// compositing groups red, drawing groups blue, shadow masks purple, blurs orange, masks teal,
+    /// cached images green.
     case layers
 
     /// The tint and outline of images reused from the drawing-group cache.
@@ -19,6 +20,8 @@ public enum RenderOverlay: String, Sendable, CaseIterable {
         case .compositingGroup: .red
         case .drawingGroup: .blue
         case .shadow: .purple
+        case .blur: .orange
+        case .mask: .teal
         }
     }
 }

@@ -17,6 +17,10 @@ public struct RenderStats: Sendable, Codable, Equatable {
         case drawingGroup
         /// A shadow's blurred A8 mask, one byte a pixel (per leaf, or once for a group).
         case shadow
+        /// A `blur(radius:)`'s content, composited and blurred (4 bytes a pixel).
+        case blur
+        /// A `mask`'s content and its mask image, one layer each (4 bytes a pixel).
+        case mask
     }
 
     /// One offscreen image.

@@ -142,6 +142,19 @@ public final class Renderer {
         return bounds.isEmpty ? nil : bounds
     }
 
+    /// A blur's layer: its content's ink spread by the blur (plus the margin; none when
+    /// opaque, whose edges repeat), cut to what lies within the blur's reach of the visible
+    /// surface: content just outside still bleeds in.
+    private func blurBounds(_ item: DisplayItem, sigma: Double, opaque: Bool, surface: Surface, origin: (x: Int, y: Int)) -> PixelRect? {
+        let ink = item.inkBounds
+        guard !ink.isNull, ink.width.isFinite, ink.height.isFinite else { return nil }
+        let m = opaque ? 0 : Double(Renderer.layerMargin)
+        let reach = gaussianExtent(sigma: sigma)
+        let bounds = PixelRect(enclosing: ink.insetBy(dx: -m, dy: -m))
+            .intersection(PixelRect(x: origin.x - reach, y: origin.y - reach, width: surface.width + 2 * reach, height: surface.height + 2 * reach))
+        return bounds.isEmpty ? nil : bounds
+    }
+
     /// The pixel format of a drawing group's image.
     static func layerFormat(opaque: Bool, colorMode mode: ColorRenderingMode) -> PixelFormat {
         opaque ? .xrgb32 : mode == .linear ? .argb32Linear : mode == .extendedLinear ? .rgbaFloat : .argb32
@@ -174,6 +187,26 @@ public final class Renderer {
                               shadows: shadows, on: surface, origin: origin, canvas: canvas) { layer, dx, dy, mask in
                     try surface.composite(layer, at: dx, y: dy, opacity: opacity, blendMode: blend, clipMask: mask)
                 }
+            case let .blur(sigma, opaque, opacity, blend, clips, shadows, children):
+                guard let bounds = blurBounds(item, sigma: sigma, opaque: opaque, surface: surface, origin: origin) else { continue }
+                try drawGroup(children, kind: .blur, format: .argb32, bounds: bounds, opacity: opacity, clips: clips,
+                              shadows: shadows, on: surface, origin: origin, canvas: canvas, prepare: { layer in
+                                  self.recorder.time("filters") { layer.blur(sigma: sigma, clampEdges: opaque) }
+                              }) { layer, dx, dy, mask in
+                    try surface.composite(layer, at: dx, y: dy, opacity: opacity, blendMode: blend, clipMask: mask)
+                }
+            case let .mask(opacity, blend, clips, shadows, maskItems, children):
+                guard let bounds = layerBounds(item, surface: surface, origin: origin) else { continue }
+                try drawGroup(children, kind: .mask, format: .argb32, bounds: bounds, opacity: opacity, clips: clips,
+                              shadows: shadows, on: surface, origin: origin, canvas: canvas, prepare: { layer in
+                                  let maskLayer = try Surface(width: bounds.width, height: bounds.height)
+                                  let bytes = self.recorder.allocate(.mask, bounds, bytesPerPixel: 4)
+                                  defer { self.recorder.release(bytes) }
+                                  try self.draw(maskItems, on: maskLayer, origin: (bounds.x, bounds.y))
+                                  self.recorder.time("composition") { layer.keep(alphaOf: maskLayer) }
+                              }) { layer, dx, dy, mask in
+                    try surface.composite(layer, at: dx, y: dy, opacity: opacity, blendMode: blend, clipMask: mask)
+                }
             case let .drawingGroup(opaque, mode, opacity, blend, image, clips, shadows, children):
                 guard let bounds = layerBounds(item, surface: surface, origin: origin) else { continue }
                 let format = Renderer.layerFormat(opaque: opaque, colorMode: mode)
@@ -201,12 +234,13 @@ public final class Renderer {
     /// through the group's clips, by `composite(layer, x, y, clip mask)` onto `surface`.
     private func drawGroup(_ children: [DisplayItem], kind: RenderStats.LayerKind, format: PixelFormat, bounds: PixelRect,
                            opacity: Double, clips: [ClipPath], shadows: [DropShadow], on surface: Surface,
-                           origin: (x: Int, y: Int), canvas: Canvas,
+                           origin: (x: Int, y: Int), canvas: Canvas, prepare: ((Surface) throws -> Void)? = nil,
                            composite: (Surface, Int, Int, CoverageMask?) throws -> Void) throws {
         let layer = try Surface(width: bounds.width, height: bounds.height, format: format)
         let bytes = recorder.allocate(kind, bounds, bytesPerPixel: format.bytesPerPixel)
         defer { recorder.release(bytes) }
         try draw(children, on: layer, origin: (bounds.x, bounds.y))
+        try prepare?(layer)
         try finishGroup(layer, at: bounds.x - origin.x, bounds.y - origin.y, opacity: opacity, clips: clips, shadows: shadows,
                         on: surface, origin: origin, canvas: canvas, composite: composite)
     }

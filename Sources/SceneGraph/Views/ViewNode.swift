@@ -25,6 +25,11 @@ indirect enum ViewNode {
     /// `secondary` laid out in `primary`'s frame, behind it (background) or in front (overlay).
     case layered(primary: ViewNode, secondary: ViewNode, alignment: Alignment, secondaryInFront: Bool)
     case compositingGroup(ViewNode)
+    /// A Gaussian blur of the composited content, σ = radius in points; `opaque` samples the
+    /// content's edge pixels beyond it instead of transparency.
+    case blur(radius: CGFloat, opaque: Bool, ViewNode)
+    /// The content kept where `mask` (laid out in the content's frame) has alpha.
+    case mask(alignment: Alignment, mask: ViewNode, ViewNode)
     case drawingGroup(opaque: Bool, colorMode: ColorRenderingMode, ViewNode)
 
     /// The children a container lays out: sequences flattened, empty views dropped.
@@ -227,6 +232,19 @@ extension View {
     /// once to the result.
     public func compositingGroup() -> _ModifiedView<Self> {
         _ModifiedView(content: self) { .compositingGroup($0) }
+    }
+    /// Blurs the composited content with a Gaussian of σ = `radius` points (SwiftUI documents
+    /// the radius as the standard deviation). Always a boundary: the content is composited
+    /// into a layer first, then blurred as one. With `opaque`, the blur repeats the content's
+    /// edge pixels instead of fading into transparency beyond them.
+    public func blur(radius: CGFloat, opaque: Bool = false) -> _ModifiedView<Self> {
+        _ModifiedView(content: self) { .blur(radius: max(0, radius.isNaN ? 0 : radius), opaque: opaque, $0) }
+    }
+    /// Keeps the content where `mask`, laid out in the content's frame with `alignment`, has
+    /// alpha (its colour is ignored). Always a boundary: the content is composited first.
+    public func mask<Mask: View>(alignment: Alignment = .center, @ViewBuilder _ mask: () -> Mask) -> _ModifiedView<Self> {
+        let node = resolve(mask())
+        return _ModifiedView(content: self) { .mask(alignment: alignment, mask: node, $0) }
     }
 }
 
