@@ -216,8 +216,26 @@ extension Builtins {
             }
             return .shape(s.inset(by: b.cg("amount")!))
         },
+        boolean("union"), boolean("intersection"), boolean("subtracting"), boolean("symmetricDifference"),
+        boolean("lineIntersection"), boolean("lineSubtraction"),
         Builtin("path", "in rect: rect") { b, _ in .shape(SceneShape(b.shape("self")!.path(in: b.rect("rect")!), name: "Path")) },
     ]
+
+    /// A shape boolean: a new shape (not insettable, as in SwiftUI).
+    private static func boolean(_ name: String) -> Builtin {
+        Builtin(name, "_ other: shape, eoFill: bool?") { b, _ in
+            let first = b.shape("self")!, second = b.shape("other")!, eoFill = b.bool("eoFill") ?? false
+            let shape: SceneShape = switch name {
+            case "union": SceneShape(first.union(second, eoFill: eoFill), name: "union")
+            case "intersection": SceneShape(first.intersection(second, eoFill: eoFill), name: "intersection")
+            case "subtracting": SceneShape(first.subtracting(second, eoFill: eoFill), name: "difference")
+            case "symmetricDifference": SceneShape(first.symmetricDifference(second, eoFill: eoFill), name: "symmetric difference")
+            case "lineIntersection": SceneShape(first.lineIntersection(second, eoFill: eoFill), name: "line intersection")
+            default: SceneShape(first.lineSubtraction(second, eoFill: eoFill), name: "line subtraction")
+            }
+            return .shape(shape)
+        }
+    }
 
     /// `stroke`/`strokeBorder`: with a style argument a view (SwiftUI's `stroke(_:lineWidth:)`),
     /// without one `stroke` is a shape and `strokeBorder` a view, as in SwiftUI.

@@ -74,9 +74,6 @@ enum Builtins {
             table[name] = later
         }
         table["geometryGroup"] = "it changes animation only, which arrives with 'compose animate'"
-        for name in ["union", "intersection", "subtracting", "symmetricDifference", "lineIntersection", "lineSubtraction", "normalized"] {
-            table[name] = "shape booleans are not built yet"
-        }
         return table
     }()
 

@@ -216,6 +216,7 @@ for row in rows where row.name == "S6" || row.name == "S7" {
 }
 
 let offscreen = options.scenes == nil || options.scenes!.contains("offscreen") ? try offscreenSeries(runs: options.runs) : []
+let booleans = options.scenes == nil || options.scenes!.contains("booleans") ? booleanSeries(runs: options.runs) : []
 
 struct Report: Codable {
     var date: String
@@ -223,9 +224,10 @@ struct Report: Codable {
     var scenes: [Row]
     var floor: [String: Double]
     var offscreen: [OffscreenRow]
+    var booleans: [BooleanRow]
 }
 let report = Report(date: ISO8601DateFormatter().string(from: Date()), runs: options.runs, scenes: rows, floor: floor,
-                    offscreen: offscreen)
+                    offscreen: offscreen, booleans: booleans)
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
 let url = URL(fileURLWithPath: options.json)
