@@ -6,7 +6,7 @@ SWIFT ?= swift
 PACKAGES := libpixman-1-dev libpng-dev pkg-config
 BENCH_PACKAGES := $(PACKAGES) libcairo2-dev
 
-.PHONY: deps deps-bench build demo examples test sanitize bench bench-quick clean
+.PHONY: deps deps-bench build demo examples test sanitize fuzz bench bench-quick clean
 
 # Installs whatever of $(1) dpkg does not list as installed; as non-root, prints the command.
 define install_missing
@@ -66,6 +66,25 @@ sanitize: deps
 	SNAPSHOT_TESTING_RECORD=never LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp \
 		$(SWIFT) test --sanitize=address --scratch-path $(SANITIZE_BUILD)/address
 	SNAPSHOT_TESTING_RECORD=never $(SWIFT) test --sanitize=thread --scratch-path $(SANITIZE_BUILD)/thread
+
+# Each libFuzzer target (Fuzz/, its own package) for FUZZ_SECONDS, starting from the committed
+# seeds in Fuzz/Corpus/<target>/; new interesting inputs go to Fuzz/.work/<target>/, crashing
+# ones to Fuzz/Findings/ (turn each into a file in Fuzz/Regressions/<target>/ after the fix: the
+# test suite replays them). Stops at the first finding.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= scene svg raster stroke boolean png
+fuzz: deps
+	cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+	@mkdir -p Fuzz/Findings Fuzz/.work && touch Fuzz/.work/started
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p Fuzz/.work/$$t; \
+	  echo "fuzzing $$t for $(FUZZ_SECONDS) s"; \
+	  Fuzz/.build/release/fuzz-$$t Fuzz/.work/$$t Fuzz/Corpus/$$t -max_total_time=$(FUZZ_SECONDS) \
+	    -artifact_prefix=Fuzz/Findings/$$t- -print_final_stats=1 2>&1 | grep -E "stat::number_of_executed_units|Done|ERROR|SUMMARY|Test unit" \
+	    || true; \
+	  if [ -n "$$(find Fuzz/Findings -name "$$t-*" -newer Fuzz/.work/started)" ]; then \
+	    echo "finding in $$t: see Fuzz/Findings/"; exit 1; fi; \
+	done
 
 # Reference scenes timed side by side with cairo in one process (Benchmarks/ is its own package).
 bench: deps-bench

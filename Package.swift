@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "SceneFile", targets: ["SceneFile"]),
         .library(name: "PixelTesting", targets: ["PixelTesting"]),
         .library(name: "ReferenceScenes", targets: ["ReferenceScenes"]),
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
         .executable(name: "compose", targets: ["compose"]),
     ],
     targets: [
@@ -66,6 +67,13 @@ let package = Package(
             dependencies: ["Compositor"]
         ),
 
+        // MARK: - Fuzzing entry points (the libFuzzer executables live in Fuzz/)
+
+        .target(
+            name: "FuzzTargets",
+            dependencies: ["SceneFile", "SceneGraph"]
+        ),
+
         // MARK: - Command line
 
         .executableTarget(
@@ -89,6 +97,11 @@ let package = Package(
             name: "SceneFileTests",
             dependencies: ["SceneFile", "PixelTesting"],
             exclude: ["Malformed"]
+        ),
+        // Replays the committed fuzz corpora and every input that once broke a target.
+        .testTarget(
+            name: "FuzzRegressionTests",
+            dependencies: ["FuzzTargets"]
         ),
         .testTarget(
             name: "PixelTestingTests",

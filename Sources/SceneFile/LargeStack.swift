@@ -21,7 +21,10 @@ func onLargeStack<T>(bytes: Int, _ body: @escaping () -> T) -> T {
     thread.stackSize = bytes
     thread.start()
     done.wait()
-    return box.result as! T
+    // The thread may outlive this call for a moment; it must not keep the result alive.
+    let result = box.result as! T
+    box.result = nil
+    return result
 }
 
 /// Hands the work to the thread and the result back; the semaphore orders the accesses.

@@ -30,12 +30,17 @@ default:
         fail(UsageError(message: "Unknown subcommand or option '\(first)'.\(hint)", command: nil))
     }
     // On a thread with a large stack: a scene nested as deep as --max-depth allows recurses
-    // once per level in parsing, evaluation, layout and lowering.
+    // once per level in parsing, evaluation, layout and lowering. The main thread waits and
+    // exits with its status, so nothing the command allocated is left on a live stack.
     nonisolated(unsafe) let command = run
+    nonisolated(unsafe) var status = ExitCode.failure
+    let done = DispatchSemaphore(value: 0)
     let thread = Thread {
-        exit(command(Array(arguments.dropFirst())).rawValue)
+        status = command(Array(arguments.dropFirst()))
+        done.signal()
     }
     thread.stackSize = commandStackBytes
     thread.start()
-    while true { sleep(60) }
+    done.wait()
+    exit(status.rawValue)
 }

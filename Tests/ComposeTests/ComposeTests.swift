@@ -30,8 +30,17 @@ func compose(_ arguments: [String], input: Data?, in directory: URL? = nil) thro
         inputPipe.fileHandleForWriting.write(input)
         try inputPipe.fileHandleForWriting.close()
     }
+    // Both pipes drained at once: a child that fills one while the other is being read would
+    // block forever.
+    nonisolated(unsafe) var errData = Data()
+    let errDone = DispatchSemaphore(value: 0)
+    Thread {
+        errData = err.fileHandleForReading.readDataToEndOfFile()
+        errDone.signal()
+    }.start()
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    errDone.wait()
+    let stderr = String(decoding: errData, as: UTF8.self)
     process.waitUntilExit()
     return Run(status: process.terminationStatus, stdout: stdout, stderr: stderr)
 }

@@ -18,7 +18,8 @@ func flatteningSegmentCount(secondDerivativeBound m: Double, tolerance: Double) 
     let n = (m / (8 * tolerance)).squareRoot().rounded(.up)
     // The cap keeps a runaway control point (1e30) from asking for 1e15 segments: beyond it the
     // polyline is finer than any pixel of a canvas this engine accepts.
-    return n.isFinite ? max(1, min(Int(n), maximumSegmentsPerCurve)) : maximumSegmentsPerCurve
+    // (Capped before the conversion: Int(n) traps for a finite n beyond Int.max, e.g. 1e300.)
+    return n.isFinite ? max(1, Int(min(n, Double(maximumSegmentsPerCurve)))) : maximumSegmentsPerCurve
 }
 
 /// Upper bound on the segments one curve becomes (see `flatteningSegmentCount`).

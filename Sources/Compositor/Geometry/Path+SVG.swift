@@ -155,6 +155,7 @@ private struct SVGPathParser {
                 return CGPoint(x: base.x + x, y: base.y + y)
             }
             var cubicControl: CGPoint?, quadControl: CGPoint?
+            let elementsBefore = path.elements.count
             switch command | 0x20 {   // lower-cased
             case 0x6D: // m
                 current = try point(); start = current
@@ -197,6 +198,11 @@ private struct SVGPathParser {
             default:
                 throw error("unknown command '\(Character(UnicodeScalar(command)))'", at: index - 1)
             }
+            // Finite numbers can still add up (relative commands, reflections, arcs) to
+            // infinity: such a path could not be drawn or printed back.
+            guard current.x.isFinite, current.y.isFinite, path.elements[elementsBefore...].allSatisfy(\.isFinite) else {
+                throw error("the coordinates overflow", at: index - 1)
+            }
             lastWasCubic = cubicControl != nil
             lastWasQuad = quadControl != nil
             lastControl = cubicControl ?? quadControl
@@ -204,6 +210,19 @@ private struct SVGPathParser {
     }
 
     func reflect(_ p: CGPoint, about c: CGPoint) -> CGPoint { CGPoint(x: 2 * c.x - p.x, y: 2 * c.y - p.y) }
+}
+
+extension Path.Element {
+    /// Whether every coordinate of the element is finite.
+    var isFinite: Bool {
+        func ok(_ p: CGPoint) -> Bool { p.x.isFinite && p.y.isFinite }
+        switch self {
+        case .move(let p), .line(let p): return ok(p)
+        case .quadCurve(let p, let c): return ok(p) && ok(c)
+        case .curve(let p, let c1, let c2): return ok(p) && ok(c1) && ok(c2)
+        case .closeSubpath: return true
+        }
+    }
 }
 
 extension Path {

@@ -108,6 +108,12 @@ extension Path {
 /// path's length is treated as a solid line, so a 1e-9 dash cannot ask for billions of pieces.
 public let maximumDashCount = 1 << 20
 
+/// The most elements a stroke's outline may have: 2^22 (about 4 million points, 100 MB of path);
+/// beyond it `strokedPath` returns an empty path. Round caps and joins of a huge width at 0.1 px
+/// tolerance take up to 4,096 points each, so a huge width times many dashes reaches it; nothing
+/// drawable does.
+public let maximumStrokeOutlineElements = 1 << 22
+
 extension Path {
     /// The outline of the stroke as a path that fills with the non-zero rule, as Core Graphics'
     /// `copy(strokingWithWidth:…)` and SwiftUI's `strokedPath(_:)`.
@@ -134,7 +140,12 @@ extension Path {
         }
         var out = Path()
         let stroker = Stroker(halfWidth: width / 2, style: style, tolerance: tolerance)
-        for line in lines { stroker.stroke(line, into: &out) }
+        for line in lines {
+            stroker.stroke(line, into: &out)
+            // A runaway outline (a million dashes of a huge round-capped width) is abandoned
+            // rather than exhausting memory: the stroke draws nothing.
+            if stroker.budget.remaining < 0 { return Path() }
+        }
         return out
     }
 }
@@ -216,6 +227,9 @@ struct Stroker {
     let halfWidth: Double
     let style: StrokeStyle
     let tolerance: Double
+    /// Outline points still allowed (`maximumStrokeOutlineElements` in all); shared by copies.
+    final class Budget { var remaining = maximumStrokeOutlineElements }
+    let budget = Budget()
 
     /// The angle step that keeps a polygonal arc of radius `halfWidth` within `tolerance` of the
     /// circle: the sagitta r·(1 − cos(δ/2)) ≤ tolerance.
@@ -225,6 +239,8 @@ struct Stroker {
 
     func stroke(_ line: Polyline, into out: inout Path) {
         let p = line.points
+        budget.remaining -= 2 * p.count + 8
+        guard budget.remaining >= 0 else { return }
         guard let first = p.first else { return }
         let hw = halfWidth
         if p.count == 1 {
@@ -376,7 +392,13 @@ struct Stroker {
     /// join stays exactly on the circle, where it meets the offset line.
     private func appendArc(center c: CGPoint, from start: Double, sweep: Double, includeStart: Bool,
                            exactStart: Bool = true, into points: inout [CGPoint]) {
-        let steps = max(1, Int((abs(sweep) / arcStep).rounded(.up)))
+        // A sweep is at most a turn or two; NaN (from non-finite geometry) or a runaway value
+        // must not reach the Int conversion, which would trap.
+        let wanted = (abs(sweep) / arcStep).rounded(.up)
+        guard wanted.isFinite else { return }
+        let steps = max(1, Int(min(wanted, Double(maximumSegmentsPerCurve))))
+        budget.remaining -= steps
+        guard budget.remaining >= 0 else { return }
         let delta = abs(sweep) / Double(steps)
         let balanced = halfWidth * (1 + 2.0 / 3.0 * (1 - cos(delta / 2)))
         for k in (includeStart ? 0 : 1)..<steps {

@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer executables, one per target of `FuzzTargets` (in the root package). Built by
+// `make fuzz` with `-sanitize=fuzzer,address -parse-as-library`; never by `make test`, which
+// replays the committed corpora through the same functions instead.
+let targets = ["scene", "svg", "raster", "stroke", "boolean", "png"]
+
+let package = Package(
+    name: "Fuzz",
+    dependencies: [.package(name: "Compositor", path: "..")],
+    targets: targets.map { name in
+        .executableTarget(
+            name: "fuzz-\(name)",
+            dependencies: [.product(name: "FuzzTargets", package: "Compositor")],
+            path: "Sources/fuzz-\(name)"
+        )
+    },
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,129 @@
+import Foundation
+import SceneFile
+import SceneGraph
+
+/// Entry points for the fuzzers (`Fuzz/`, built with libFuzzer) and for the regression tests
+/// that replay their corpora. Each takes arbitrary bytes and must return without trapping,
+/// whatever they are (errors are the expected outcome for most inputs), and returns whether the
+/// invariants it checks held (the fuzzer stops on false).
+public enum FuzzTargets {
+    /// Small limits, so one input runs in milliseconds.
+    static var limits: SceneLimits {
+        var l = SceneLimits()
+        l.maximumDepth = 100
+        l.maximumIterations = 5_000
+        l.maximumPathElements = 5_000
+        l.maximumCanvasPixels = 128 * 128
+        l.maximumSourceBytes = 16 << 10
+        return l
+    }
+
+    /// The scene language: parse and evaluate; when it is a scene, explain it and render it on
+    /// a small canvas.
+    @discardableResult
+    public static func scene(_ bytes: [UInt8]) -> Bool {
+        let source = String(decoding: bytes, as: UTF8.self)
+        guard let scene = try? Scene(source: source, fileName: "fuzz.scene", limits: limits) else { return true }
+        let size = CGSize(width: min(64, scene.canvas.width), height: min(64, scene.canvas.height))
+        _ = Explanation(scene.view, size: size, scale: 1)
+        _ = try? Renderer().render(scene.view, size: size, scale: 1, background: scene.canvas.background)
+        return true
+    }
+
+    /// SVG path data: parse, print, parse again.
+    @discardableResult
+    public static func svgPath(_ bytes: [UInt8]) -> Bool {
+        guard let path = try? Path(svgPath: String(decoding: bytes, as: UTF8.self)) else { return true }
+        _ = path.boundingRect
+        // What the path prints parses back to a path of as many elements.
+        guard let again = try? Path(svgPath: path.description) else { return false }
+        return again.elements.count == path.elements.count
+    }
+
+    /// A path from the bytes (moves, lines, quadratic and cubic curves, closes, arcs).
+    public static func path(_ reader: inout FuzzReader, maximumElements: Int = 64) -> Path {
+        var path = Path()
+        var count = 0
+        while !reader.isAtEnd, count < maximumElements {
+            count += 1
+            switch reader.byte() % 7 {
+            case 0: path.move(to: reader.point())
+            case 1, 2: path.addLine(to: reader.point())
+            case 3: path.addQuadCurve(to: reader.point(), control: reader.point())
+            case 4: path.addCurve(to: reader.point(), control1: reader.point(), control2: reader.point())
+            case 5: path.closeSubpath()
+            default:
+                path.addArc(center: reader.point(), radius: reader.coordinate(), startAngle: .radians(reader.coordinate()),
+                            endAngle: .radians(reader.coordinate()), clockwise: reader.byte() & 1 == 0)
+            }
+        }
+        return path
+    }
+
+    /// The rasterizer: a path from the bytes filled under both rules, with a transform, on a
+    /// 64 × 64 surface.
+    @discardableResult
+    public static func rasterizer(_ bytes: [UInt8]) -> Bool {
+        var reader = FuzzReader(bytes)
+        let transform = CGAffineTransform(a: reader.coordinate() / 16, b: reader.coordinate() / 16, c: reader.coordinate() / 16,
+                                          d: reader.coordinate() / 16, tx: reader.coordinate(), ty: reader.coordinate())
+        let p = path(&reader, maximumElements: 256)
+        guard let surface = try? Surface(width: 64, height: 64) else { return false }
+        let canvas = Canvas(surface)
+        _ = try? canvas.fill(p, with: .color(.blue), fillRule: .nonZero, transform: transform)
+        _ = try? canvas.fill(p, with: .color(Color.red.opacity(0.5)), fillRule: .evenOdd, opacity: 0.7, blendMode: .multiply)
+        return true
+    }
+
+    /// The stroker, dasher and trimmer: a path and a stroke style (zero and enormous widths,
+    /// zero-length and negative dashes) from the bytes.
+    @discardableResult
+    public static func stroker(_ bytes: [UInt8]) -> Bool {
+        var reader = FuzzReader(bytes)
+        let width = reader.coordinate()
+        let caps: [CGLineCap] = [.butt, .round, .square], joins: [CGLineJoin] = [.miter, .round, .bevel]
+        let cap = caps[Int(reader.byte() % 3)], join = joins[Int(reader.byte() % 3)]
+        let miter = reader.coordinate()
+        let dash = (0..<Int(reader.byte() % 6)).map { _ in CGFloat(reader.coordinate()) }
+        let phase = reader.coordinate()
+        let from = reader.coordinate() / 64, to = reader.coordinate() / 64
+        let p = path(&reader)
+        let style = StrokeStyle(lineWidth: width, lineCap: cap, lineJoin: join, miterLimit: miter, dash: dash, dashPhase: phase)
+        let outline = p.strokedPath(style)
+        let trimmed = p.trimmedPath(from: from, to: to)
+        guard let surface = try? Surface(width: 32, height: 32) else { return false }
+        _ = try? Canvas(surface).fill(outline, with: .color(.black))
+        _ = try? Canvas(surface).fill(trimmed.strokedPath(StrokeStyle(lineWidth: 2)), with: .color(.black))
+        return true
+    }
+
+    /// Shape booleans: two paths from the bytes, every operation; each result must be finite.
+    @discardableResult
+    public static func booleans(_ bytes: [UInt8]) -> Bool {
+        var reader = FuzzReader(bytes)
+        let eoFill = reader.byte() & 1 == 1
+        let a = path(&reader, maximumElements: 24), b = path(&reader, maximumElements: 24)
+        var finite = true
+        for result in [a.union(b, eoFill: eoFill), a.intersection(b, eoFill: eoFill), a.subtracting(b, eoFill: eoFill),
+                       a.symmetricDifference(b, eoFill: eoFill), a.lineIntersection(b, eoFill: eoFill),
+                       a.lineSubtraction(b, eoFill: eoFill), a.normalized(eoFill: eoFill)] {
+            result.forEach { element in
+                if case .line(let p) = element, !p.x.isFinite || !p.y.isFinite { finite = false }
+                if case .move(let p) = element, !p.x.isFinite || !p.y.isFinite { finite = false }
+            }
+        }
+        return finite
+    }
+
+    /// PNG decoding.
+    @discardableResult
+    public static func png(_ bytes: [UInt8]) -> Bool {
+        _ = try? PNG.decode(Data(bytes))
+        return true
+    }
+
+    /// Every target by name, for the fuzz executables and the corpus replay.
+    public static let all: [String: @Sendable ([UInt8]) -> Bool] = [
+        "scene": scene, "svg": svgPath, "raster": rasterizer, "stroke": stroker, "boolean": booleans, "png": png,
+    ]
+}
