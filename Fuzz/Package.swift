@@ -9,12 +9,11 @@ let targets = ["scene", "svg", "raster", "stroke", "boolean", "png"]
 let package = Package(
     name: "Fuzz",
     dependencies: [.package(name: "Compositor", path: "..")],
-    targets: targets.map { name in
-        .executableTarget(
-            name: "fuzz-\(name)",
-            dependencies: [.product(name: "FuzzTargets", package: "Compositor")],
-            path: "Sources/fuzz-\(name)"
-        )
+    targets: [
+        // libFuzzer's entry and driver call, shared by the executables.
+        .target(name: "FuzzDriver", dependencies: [.product(name: "FuzzTargets", package: "Compositor")]),
+    ] + targets.map { name in
+        .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzDriver"], path: "Sources/fuzz-\(name)")
     },
     swiftLanguageModes: [.v6]
 )
