@@ -32,10 +32,10 @@ func runBench(_ arguments: [String]) -> ExitCode {
     var totalsCold: [Double] = [], totalsWarm: [Double] = []
     var last = RenderStats()
     do {
-        let kept = Renderer()
+        let kept = options.renderer()
         _ = try kept.render(scene.view, size: scene.canvas.size, scale: scene.canvas.scale, background: scene.canvas.background)
         for _ in 0..<runs {
-            let fresh = Renderer()
+            let fresh = options.renderer()
             let t0 = DispatchTime.now().uptimeNanoseconds
             _ = try fresh.encodePNG(try fresh.render(scene.view, size: scene.canvas.size, scale: scene.canvas.scale,
                                                      background: scene.canvas.background))

@@ -52,6 +52,8 @@ SCENE LIMITS (each stops a runaway scene with a located error; raise when you me
   --max-pixels <n>        Canvas pixels, width × height × scale². (default: 67108864)
   --max-scene-bytes <n>   Size of the scene file. (default: 1048576)
   --max-coordinate <x>    Magnitude of any geometric argument, in points. (default: 1000000)
+  --max-offscreen-bytes <n>
+                          Offscreen layers alive at once during the render. (default: 1073741824)
 
 Every destination is checked before any file is written, and each is written atomically: on
 an error no file is left half-written and existing files are left untouched.
@@ -88,6 +90,8 @@ SCENE LIMITS (each stops a runaway scene with a located error; raise when you me
   --max-pixels <n>        Canvas pixels, width × height × scale². (default: 67108864)
   --max-scene-bytes <n>   Size of the scene file. (default: 1048576)
   --max-coordinate <x>    Magnitude of any geometric argument, in points. (default: 1000000)
+  --max-offscreen-bytes <n>
+                          Offscreen layers alive at once during the render. (default: 1073741824)
 """
 
 let benchHelp = """
@@ -117,6 +121,8 @@ SCENE LIMITS (each stops a runaway scene with a located error; raise when you me
   --max-pixels <n>        Canvas pixels, width × height × scale². (default: 67108864)
   --max-scene-bytes <n>   Size of the scene file. (default: 1048576)
   --max-coordinate <x>    Magnitude of any geometric argument, in points. (default: 1000000)
+  --max-offscreen-bytes <n>
+                          Offscreen layers alive at once during the render. (default: 1073741824)
 """
 
 let diffHelp = """

@@ -38,7 +38,7 @@ func runRender(_ arguments: [String]) -> ExitCode {
     }
 
     // Render and encode everything in memory first, so that an error leaves no file behind.
-    let renderer = Renderer()
+    let renderer = options.renderer()
     var files: [(path: String, data: Data)] = []
     let png: Data
     do {

@@ -12,9 +12,18 @@ struct SceneOptions {
     /// nil: as the scene says; .some(nil): transparent.
     var background: Color??
     var limits = SceneLimits()
+    /// `Renderer.maximumOffscreenBytes`, when given.
+    var maximumOffscreenBytes: Int?
 
     static let flags = ["--demo", "--scale", "--size", "--background", "--max-depth", "--max-iterations", "--max-path-elements",
-                        "--max-pixels", "--max-scene-bytes", "--max-coordinate"]
+                        "--max-pixels", "--max-scene-bytes", "--max-coordinate", "--max-offscreen-bytes"]
+
+    /// A renderer with the options' limits.
+    func renderer() -> Renderer {
+        let renderer = Renderer()
+        if let maximumOffscreenBytes { renderer.maximumOffscreenBytes = maximumOffscreenBytes }
+        return renderer
+    }
 
     /// Takes `arg` (and its value) if it is a scene option or the scene path; false otherwise.
     mutating func take(_ arg: String, _ reader: inout ArgumentReader, allowBackground: Bool) -> Bool {
@@ -43,6 +52,7 @@ struct SceneOptions {
         case "--max-pixels": limits.maximumCanvasPixels = reader.count(for: arg, in: 1...(1 << 28))
         case "--max-scene-bytes": limits.maximumSourceBytes = reader.count(for: arg, in: 1...(1 << 30))
         case "--max-coordinate": limits.maximumCoordinate = reader.number(for: arg, in: 1...1e12)
+        case "--max-offscreen-bytes": maximumOffscreenBytes = reader.count(for: arg, in: 0...(1 << 40))
         default:
             if arg.hasPrefix("-") && arg != "-" { return false }
             if let path {

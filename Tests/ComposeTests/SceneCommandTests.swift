@@ -196,3 +196,17 @@ import Testing
         }
     }
 }
+
+@Suite struct OffscreenLimitCLITests {
+    @Test func theOffscreenLimitIsAFlag() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = dir.appendingPathComponent("group.scene").path
+        try "ZStack { Circle().fill(.blue) }.compositingGroup().opacity(0.5)\n".write(toFile: scene, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("g.png").path
+        let r = try compose("render", scene, "-o", out, "--max-offscreen-bytes", "1000")
+        #expect(r.status == 65 && r.stderr.contains("more than the limit of 1000"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try compose("render", scene, "-o", out).status == 0)
+    }
+}

@@ -177,3 +177,24 @@ import Testing
                 == "\(stats.layers(.compositingGroup)[0].bytes)")
     }
 }
+
+@Suite struct OffscreenLimitTests {
+    /// Eight nested compositing groups filling a 100 × 100 canvas each hold a 100 × 100 layer
+    /// (ink + 2 px margin, cut to the canvas: 40,000 bytes) while the next is drawn: 8 × 40,000 =
+    /// 320,000 bytes at once. A limit below that is an error, not an allocation, and every
+    /// surface made before the error is released.
+    @Test func nestedLayersBeyondTheLimitAreAnError() throws {
+        var view = AnyView(Color.red)
+        for _ in 0..<8 { view = AnyView(ZStack { view }.compositingGroup().opacity(0.9)) }
+        let renderer = Renderer()
+        _ = try renderer.render(view, size: CGSize(width: 100, height: 100))
+        #expect(renderer.lastStats.peakOffscreenBytes == 8 * 100 * 100 * 4)
+        renderer.maximumOffscreenBytes = 300_000
+        let alive = LiveImageTracker.track {
+            #expect(throws: RenderError.offscreenLimit(needed: 320_000, limit: 300_000)) {
+                _ = try renderer.render(view, size: CGSize(width: 100, height: 100))
+            }
+        }
+        #expect(alive == 0)
+    }
+}

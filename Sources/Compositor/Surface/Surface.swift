@@ -44,9 +44,11 @@ public final class Surface {
     /// The surface whose pixels this one shares (kept alive while this one is).
     private let pixelOwner: Surface?
 
-    /// How many pixman images this module owns right now (leak checks in tests).
+    /// How many pixman images this module owns right now, across all threads.
     public static var liveImageCount: Int { liveImages.load(ordering: .relaxed) }
     static let liveImages = Atomic<Int>(0)
+    /// The tracker of the task that made this surface, if it had one (see `LiveImageTracker`).
+    private let tracker: LiveImageTracker? = LiveImageTracker.current
 
     public init(width: Int, height: Int, format: PixelFormat = .argb32) throws {
         guard width > 0, height > 0 else { throw SurfaceError.invalidSize(width: width, height: height) }
@@ -66,6 +68,7 @@ public final class Surface {
         self.stride = Int(pixman_image_get_stride(image))
         self.pixelOwner = nil
         Surface.liveImages.add(1, ordering: .relaxed)
+        tracker?.count.add(1, ordering: .relaxed)
     }
 
     /// A surface of its own (its own pixman image) over `source`'s pixels, which it keeps alive:
@@ -85,11 +88,13 @@ public final class Surface {
         self.stride = source.stride
         self.pixelOwner = source
         Surface.liveImages.add(1, ordering: .relaxed)
+        tracker?.count.add(1, ordering: .relaxed)
     }
 
     deinit {
         pixman_image_unref(image)
         Surface.liveImages.subtract(1, ordering: .relaxed)
+        tracker?.count.subtract(1, ordering: .relaxed)
     }
 
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
@@ -157,4 +162,23 @@ func pixmanStopColor(_ color: Color, for format: PixelFormat) -> pixman_color_t 
 func linearPremultiplied(_ c: Color) -> (Double, Double, Double, Double) {
     let l = c.linearComponents
     return (l.red * c.alpha, l.green * c.alpha, l.blue * c.alpha, c.alpha)
+}
+
+/// Counts the surfaces made inside `track(_:)` and still alive, for leak checks that hold while
+/// other tests allocate surfaces in parallel (the global `Surface.liveImageCount` cannot).
+///
+/// ```swift
+/// let alive = try LiveImageTracker.track { _ = try Renderer().render(view, size: size) }
+/// #expect(alive == 0)
+/// ```
+public final class LiveImageTracker: Sendable {
+    @TaskLocal static var current: LiveImageTracker?
+    let count = Atomic<Int>(0)
+
+    /// Surfaces made by `body` (on this task) still alive when it returns.
+    public static func track(_ body: () throws -> Void) rethrows -> Int {
+        let tracker = LiveImageTracker()
+        try $current.withValue(tracker) { try body() }
+        return tracker.count.load(ordering: .relaxed)
+    }
 }

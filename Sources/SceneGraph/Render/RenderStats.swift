@@ -147,7 +147,7 @@ public struct RenderTrace: Sendable, Equatable {
 struct StatsRecorder {
     var stats = RenderStats()
     var trace = RenderTrace()
-    private var liveBytes = 0
+    private(set) var liveBytes = 0
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
     /// The interval of the last timed call, in microseconds since `origin`.

@@ -25,8 +25,8 @@ extension Renderer {
             recorder.reused(deviceBounds, bytes: cached.byteCount)
             return (cached, 0)
         }
-        let surface = try Surface(width: image.width, height: image.height, format: format)
-        let bytes = recorder.allocate(.drawingGroup, deviceBounds, bytesPerPixel: format.bytesPerPixel)
+        let (surface, bytes) = try makeLayer(.drawingGroup, width: image.width, height: image.height, format: format,
+                                             recordedAs: deviceBounds)
         recorder.stats.cache.misses += 1
         try draw(children, on: surface, origin: (0, 0))
         cache.insert(surface, for: key)
@@ -47,8 +47,8 @@ extension Renderer {
         // An opaque image keeps no alpha; resampled, its corners outside the quad must stay
         // transparent, so the placed layer has alpha.
         let format: PixelFormat = picture.format == .xrgb32 ? .argb32 : picture.format
-        let placed = try Surface(width: bounds.width, height: bounds.height, format: format)
-        let bytes = recorder.allocate(.drawingGroup, bounds, bytesPerPixel: format.bytesPerPixel)
+        let (placed, bytes) = try makeLayer(.drawingGroup, width: bounds.width, height: bounds.height, format: format,
+                                            recordedAs: bounds)
         defer { recorder.release(bytes) }
         let toLayer = p.concatenating(CGAffineTransform(translationX: CGFloat(-bounds.x), y: CGFloat(-bounds.y)))
         try recorder.time("composition") {
@@ -57,6 +57,20 @@ extension Renderer {
                 with: .image(picture, transform: .identity, filter: .bilinear, clampToEdge: true), transform: toLayer)
         }
         return (placed, bounds.x - origin.x, bounds.y - origin.y)
+    }
+}
+
+extension Renderer {
+    /// An offscreen surface for a layer, within `maximumOffscreenBytes` of everything the render
+    /// holds at once, recorded in the statistics (release its bytes when it is gone).
+    func makeLayer(_ kind: RenderStats.LayerKind, width: Int, height: Int, format: PixelFormat,
+                   recordedAs bounds: PixelRect) throws -> (Surface, Int) {
+        let bytes = width * height * format.bytesPerPixel
+        guard recorder.liveBytes + bytes <= maximumOffscreenBytes else {
+            throw RenderError.offscreenLimit(needed: recorder.liveBytes + bytes, limit: maximumOffscreenBytes)
+        }
+        let surface = try Surface(width: width, height: height, format: format)
+        return (surface, recorder.allocate(kind, bounds, bytesPerPixel: format.bytesPerPixel))
     }
 }
 

@@ -10,6 +10,10 @@ public final class Renderer {
     var recorder = StatsRecorder()
     /// Drawing-group images kept between renders (shareable between renderers).
     public let cache: DrawingGroupCache
+    /// The most bytes of offscreen layers one render may hold at once (nested groups add up):
+    /// 1 GiB by default, four full-frame 8K layers; beyond it `render` throws
+    /// `RenderError.offscreenLimit` instead of exhausting memory.
+    public var maximumOffscreenBytes = 1 << 30
     /// The cache keys the last render used (what `dropUnusedCachedImages()` keeps).
     var usedKeys: Set<DrawingGroupKey> = []
     /// What the last render cost: leaf draws, every offscreen image (kind, bounds, bytes), the
@@ -199,8 +203,8 @@ public final class Renderer {
                 guard let bounds = layerBounds(item, surface: surface, origin: origin) else { continue }
                 try drawGroup(children, kind: .mask, format: .argb32, bounds: bounds, opacity: opacity, clips: clips,
                               shadows: shadows, on: surface, origin: origin, canvas: canvas, prepare: { layer in
-                                  let maskLayer = try Surface(width: bounds.width, height: bounds.height)
-                                  let bytes = self.recorder.allocate(.mask, bounds, bytesPerPixel: 4)
+                                  let (maskLayer, bytes) = try self.makeLayer(.mask, width: bounds.width, height: bounds.height,
+                                                                              format: .argb32, recordedAs: bounds)
                                   defer { self.recorder.release(bytes) }
                                   try self.draw(maskItems, on: maskLayer, origin: (bounds.x, bounds.y))
                                   self.recorder.time("composition") { layer.keep(alphaOf: maskLayer) }
@@ -236,8 +240,7 @@ public final class Renderer {
                            opacity: Double, clips: [ClipPath], shadows: [DropShadow], on surface: Surface,
                            origin: (x: Int, y: Int), canvas: Canvas, prepare: ((Surface) throws -> Void)? = nil,
                            composite: (Surface, Int, Int, CoverageMask?) throws -> Void) throws {
-        let layer = try Surface(width: bounds.width, height: bounds.height, format: format)
-        let bytes = recorder.allocate(kind, bounds, bytesPerPixel: format.bytesPerPixel)
+        let (layer, bytes) = try makeLayer(kind, width: bounds.width, height: bounds.height, format: format, recordedAs: bounds)
         defer { recorder.release(bytes) }
         try draw(children, on: layer, origin: (bounds.x, bounds.y))
         try prepare?(layer)
@@ -271,12 +274,17 @@ public final class Renderer {
 public enum RenderError: Error, CustomStringConvertible, Equatable {
     /// The size or scale is NaN, infinite or negative, or the scale is zero.
     case invalidCanvas(size: CGSize, scale: Double)
+    /// The layers alive at once would hold more than `Renderer.maximumOffscreenBytes`.
+    case offscreenLimit(needed: Int, limit: Int)
 
     public var description: String {
         switch self {
         case let .invalidCanvas(size, scale):
             "cannot render a \(size.width)×\(size.height) canvas at scale \(scale): "
                 + "the size must be finite and non-negative, the scale finite and positive"
+        case let .offscreenLimit(needed, limit):
+            "the render needs \(needed) bytes of offscreen layers at once, more than the limit of \(limit)"
+                + " (nested groups each hold a layer; raise Renderer.maximumOffscreenBytes, or --max-offscreen-bytes)"
         }
     }
 }
