@@ -90,7 +90,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SceneGraphTests",
-            dependencies: ["SceneGraph", "PixelTesting"],
+            dependencies: ["SceneGraph", "PixelTesting", "ReferenceScenes"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(
