@@ -51,3 +51,28 @@ func leafBounds<V: View>(_ view: V, _ size: CGSize) -> [CGRect] {
                 == [CGRect(x: 40, y: 40, width: 20, height: 20)])
     }
 }
+
+@Suite struct GroupModifierTests {
+    /// A modifier on a `Group` (or a `ForEach`) applies to each member, as in SwiftUI: in an
+    /// HStack, `Group { A; B }.frame(width: 10)` is two 10-point children 8 apart, not one.
+    @Test func groupModifiersApplyToEachMember() throws {
+        let row = HStack(spacing: 8) {
+            Group {
+                Color.red
+                Color.blue
+            }
+            .frame(width: 10, height: 10)
+        }
+        let s = try Renderer().render(row, size: CGSize(width: 28, height: 10), background: nil)
+        // Children at x 0…10 and 18…28; the gap 10…18 stays empty.
+        #expect(s.pixel(x: 5, y: 5) == RGBA8(0xFF, 0x3B, 0x30, 255))
+        #expect(s.pixel(x: 14, y: 5).a == 0)
+        #expect(s.pixel(x: 23, y: 5) == RGBA8(0, 0x7A, 0xFF, 255))
+        // The same through ForEach.
+        let each = HStack(spacing: 8) {
+            ForEach(0..<2, id: \.self) { i in i == 0 ? Color.red : Color.blue }.frame(width: 10, height: 10)
+        }
+        let t = try Renderer().render(each, size: CGSize(width: 28, height: 10), background: nil)
+        #expect(try t.compare(to: s).differingPixels == 0)
+    }
+}

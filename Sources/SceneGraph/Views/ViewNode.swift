@@ -32,12 +32,39 @@ indirect enum ViewNode {
     case mask(alignment: Alignment, mask: ViewNode, ViewNode)
     case drawingGroup(opaque: Bool, colorMode: ColorRenderingMode, ViewNode)
 
-    /// The children a container lays out: sequences flattened, empty views dropped.
+    /// The children a container lays out: sequences flattened, empty views dropped, and a
+    /// modifier written on several views (a `Group`, a `ForEach`) applied to each of them, as
+    /// SwiftUI applies a group's modifiers to every member.
     static func children(_ node: ViewNode) -> [ViewNode] {
         switch node {
-        case .empty: []
-        case .sequence(let nodes): nodes.flatMap(children)
-        default: [node]
+        case .empty: return []
+        case .sequence(let nodes): return nodes.flatMap(children)
+        default:
+            if let (inner, rewrap) = node.modified {
+                let members = children(inner)
+                if members.count != 1 { return members.map(rewrap) }
+            }
+            return [node]
+        }
+    }
+
+    /// For a modifier: the view it modifies, and how to put the same modifier on another.
+    private var modified: (ViewNode, (ViewNode) -> ViewNode)? {
+        switch self {
+        case let .padding(t, l, b, r, child): (child, { .padding(top: t, leading: l, bottom: b, trailing: r, $0) })
+        case let .frame(w, h, a, child): (child, { .frame(width: w, height: h, alignment: a, $0) })
+        case let .offset(d, child): (child, { .offset(d, $0) })
+        case let .transformEffect(t, anchor, child): (child, { .transformEffect(t, anchor: anchor, $0) })
+        case let .opacity(o, child): (child, { .opacity(o, $0) })
+        case let .blendMode(m, child): (child, { .blendMode(m, $0) })
+        case let .shadow(c, radius, offset, child): (child, { .shadow(c, radius: radius, offset: offset, $0) })
+        case let .clip(path, rule, child): (child, { .clip(path, rule, $0) })
+        case let .layered(primary, secondary, a, front): (primary, { .layered(primary: $0, secondary: secondary, alignment: a, secondaryInFront: front) })
+        case let .compositingGroup(child): (child, { .compositingGroup($0) })
+        case let .blur(radius, opaque, child): (child, { .blur(radius: radius, opaque: opaque, $0) })
+        case let .mask(a, mask, child): (child, { .mask(alignment: a, mask: mask, $0) })
+        case let .drawingGroup(opaque, mode, child): (child, { .drawingGroup(opaque: opaque, colorMode: mode, $0) })
+        case .empty, .sequence, .shape, .zstack, .stack: nil
         }
     }
 }
