@@ -125,6 +125,13 @@ extension Builtins {
             return .view(AnyView(b.view("self")!.overlay(content, alignment: b.alignment("alignment") ?? .center)))
         },
         Builtin("compositingGroup", "") { b, _ in .view(AnyView(b.view("self")!.compositingGroup())) },
+        Builtin("colorMultiply", "_ color: color") { b, _ in .view(AnyView(b.view("self")!.colorMultiply(b.color("color")!))) },
+        Builtin("brightness", "_ amount: number") { b, _ in .view(AnyView(b.view("self")!.brightness(b.double("amount")!))) },
+        Builtin("contrast", "_ amount: number") { b, _ in .view(AnyView(b.view("self")!.contrast(b.double("amount")!))) },
+        Builtin("saturation", "_ amount: number") { b, _ in .view(AnyView(b.view("self")!.saturation(b.double("amount")!))) },
+        Builtin("grayscale", "_ amount: number") { b, _ in .view(AnyView(b.view("self")!.grayscale(b.double("amount")!))) },
+        Builtin("hueRotation", "_ angle: angle") { b, _ in .view(AnyView(b.view("self")!.hueRotation(b.angle("angle")!))) },
+        Builtin("colorInvert", "") { b, _ in .view(AnyView(b.view("self")!.colorInvert())) },
         Builtin("blur", "radius: number, opaque: bool?") { b, e in
             let radius = b.double("radius")!
             guard radius >= 0, radius <= DropShadow.maximumSigma else {

@@ -31,6 +31,9 @@ public struct DisplayList: Equatable, CustomStringConvertible {
                     lines.append(pad + String(format: "compositingGroup opacity %.3f", opacity)
                                  + (blend == .normal ? "" : " blend \(blend.rawValue)"))
                     walk(children, depth + 1)
+                case let .colorFilter(_, opacity, blend, _, _, children):
+                    lines.append(pad + String(format: "colorFilter opacity %.3f", opacity) + (blend == .normal ? "" : " blend \(blend.rawValue)"))
+                    walk(children, depth + 1)
                 case let .blur(sigma, opaque, opacity, blend, _, _, children):
                     lines.append(pad + String(format: "blur σ %.2f%@ opacity %.3f", sigma, opaque ? " opaque" : "", opacity)
                                  + (blend == .normal ? "" : " blend \(blend.rawValue)"))
@@ -92,6 +95,10 @@ public indirect enum DisplayItem: Hashable, Sendable {
     /// pixels (edges repeated when `opaque`), then composited with `opacity` and `blendMode`.
     case blur(sigma: Double, opaque: Bool, opacity: Double, blendMode: BlendMode = .normal, clips: [ClipPath] = [],
               shadows: [DropShadow] = [], [DisplayItem])
+    /// Children composited into a layer whose colours go through `matrix` (colour effects
+    /// written outside a boundary), then composited with `opacity` and `blendMode`.
+    case colorFilter(matrix: ColorMatrix, opacity: Double, blendMode: BlendMode = .normal, clips: [ClipPath] = [],
+                     shadows: [DropShadow] = [], [DisplayItem])
     /// Children composited into a layer and kept where the `mask` items have alpha, then
     /// composited with `opacity` and `blendMode`.
     case mask(opacity: Double, blendMode: BlendMode = .normal, clips: [ClipPath] = [], shadows: [DropShadow] = [],
@@ -106,6 +113,7 @@ public indirect enum DisplayItem: Hashable, Sendable {
             return ink.isNull ? ink : ink.insetBy(dx: -spread, dy: -spread)
         case let .mask(_, _, _, _, mask, children):
             return children.reduce(CGRect.null) { $0.union($1.inkBounds) }.intersection(mask.reduce(CGRect.null) { $0.union($1.inkBounds) })
+        case .colorFilter(_, _, _, _, _, let children): return children.reduce(CGRect.null) { $0.union($1.inkBounds) }
         case .fill(let path, _, _, _, _, _): return path.boundingRect
         case .compositingGroup(_, _, _, _, let children): return children.reduce(CGRect.null) { $0.union($1.inkBounds) }
         case .drawingGroup(_, _, _, _, let image, _, _, _): return image.frame
@@ -128,6 +136,8 @@ struct LowerContext {
     /// Device pixels per point: a drawing group's image is rasterized at this scale in its own
     /// space, whatever the transforms around it.
     var scale: Double = 1
+    /// Colour effects written above, composed (inner first): applied to each leaf's paint.
+    var colorMatrix: ColorMatrix? = nil
 }
 
 /// Warnings collected while lowering, once each.
@@ -144,6 +154,24 @@ private func localSpace(_ rect: CGRect, _ transform: CGAffineTransform) -> (CGRe
 
 /// Places `node` in `rect` (points) and appends its drawing to `items`.
 func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items: inout [DisplayItem]) {
+    if let matrix = context.colorMatrix, node.isBoundary {
+        // Colour effects written outside a boundary apply once to its result: the boundary is
+        // lowered plain and wrapped in a filter layer that takes the outer opacity, blend mode,
+        // clips and shadows.
+        var plain = context
+        plain.opacity = 1
+        plain.blendMode = nil
+        plain.clips = []
+        plain.shadows = []
+        plain.colorMatrix = nil
+        var inner: [DisplayItem] = []
+        lower(node, in: rect, context: plain, into: &inner)
+        if !inner.isEmpty, context.opacity > 0 {
+            items.append(.colorFilter(matrix: matrix, opacity: context.opacity, blendMode: context.blendMode ?? .normal,
+                                      clips: context.clips, shadows: context.shadows, inner))
+        }
+        return
+    }
     switch node {
     case .empty:
         break
@@ -152,7 +180,9 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         // As in SwiftUI, a shape draws in its own space, (0, 0) at its frame's origin: a `Path`
         // view's coordinates are relative to where layout put it.
         let (local, place) = localSpace(rect, context.transform)
-        let fill = style._fill(in: local).transformed(by: place).opacity(context.opacity)
+        var fill = style._fill(in: local)
+        if let matrix = context.colorMatrix { fill = fill.mapColors(matrix.apply(to:)) }
+        fill = fill.transformed(by: place).opacity(context.opacity)
         items.append(.fill(makePath(local).applying(place), fill, rule,
                            blendMode: context.blendMode ?? .normal, clips: context.clips,
                            shadows: context.shadows.map { var s = $0; s.color = s.color.opacity(context.opacity); return s }))
@@ -212,7 +242,10 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         let scale = abs(t.a * t.d - t.b * t.c).squareRoot()
         let d = CGSize(width: t.a * offset.width + t.c * offset.height, height: t.b * offset.width + t.d * offset.height)
         var inner = context
-        inner.shadows.append(DropShadow(color: color, sigma: Double(radius) / 2 * scale, offset: d))
+        // Colour effects written outside the shadow colour it too (it is part of what they
+        // affect); those written inside do not.
+        let shadowColor = context.colorMatrix.map { $0.apply(to: color) } ?? color
+        inner.shadows.append(DropShadow(color: shadowColor, sigma: Double(radius) / 2 * scale, offset: d))
         lower(child, in: rect, context: inner, into: &items)
     case let .clip(makePath, rule, child):
         var inner = context
@@ -241,6 +274,10 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
                                    blendMode: context.blendMode ?? .normal,
                                    image: GroupImage(width: width, height: height, placement: placement),
                                    clips: context.clips, shadows: context.shadows, children))
+    case let .colorEffect(matrix, child):
+        var inner = context
+        inner.colorMatrix = context.colorMatrix.map { matrix.followed(by: $0) } ?? matrix
+        lower(child, in: rect, context: inner, into: &items)
     case let .blur(radius, opaque, child):
         let children = lowerIsolated(child, in: rect, context: context)
         let t = context.transform
@@ -274,7 +311,18 @@ private func lowerIsolated(_ child: ViewNode, in rect: CGRect, context: LowerCon
     inner.blendMode = nil
     inner.clips = []
     inner.shadows = []
+    inner.colorMatrix = nil
     var children: [DisplayItem] = []
     lower(child, in: rect, context: inner, into: &children)
     return children
+}
+
+extension ViewNode {
+    /// Whether the node isolates its content (composites it into a layer first).
+    var isBoundary: Bool {
+        switch self {
+        case .compositingGroup, .drawingGroup, .blur, .mask: true
+        default: false
+        }
+    }
 }

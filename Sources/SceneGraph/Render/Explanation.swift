@@ -77,6 +77,18 @@ public struct Explanation: Codable, Sendable, Equatable {
                     Explanation.checkBeyondCanvas(item, canvasRect, "compositingGroup", &warnings)
                     node.leaves = node.children.reduce(0) { $0 + $1.leaves }
                     return node
+                case let .colorFilter(_, opacity, blend, clips, shadows, children):
+                    var node = Node(kind: "compositingGroup", summary: "colour effects on the result, " + Explanation.groupSummary(opacity, blend, clips, shadows),
+                                    bounds: nil, format: PixelFormat.argb32.rawValue, colorMode: "nonLinear", bytes: nil, leaves: 0, children: [])
+                    if let bounds = Renderer.layerBounds(item, within: visible) {
+                        layers += 1
+                        node.bounds = [bounds.x, bounds.y, bounds.width, bounds.height]
+                        node.bytes = bounds.width * bounds.height * 4
+                        layerBytes += node.bytes!
+                        node.children = walk(children, within: bounds, format: .argb32)
+                    }
+                    node.leaves = node.children.reduce(0) { $0 + $1.leaves }
+                    return node
                 case let .blur(sigma, opaque, opacity, blend, clips, shadows, children):
                     var node = Node(kind: "blur", summary: String(format: "σ %.2f px%@, ", sigma, opaque ? ", opaque" : "")
                                         + Explanation.groupSummary(opacity, blend, clips, shadows),

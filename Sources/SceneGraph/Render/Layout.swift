@@ -40,7 +40,7 @@ func size(of node: ViewNode, proposal: ProposedSize) -> CGSize {
         let childSize = size(of: child, proposal: ProposedSize(width: width ?? proposal.width, height: height ?? proposal.height))
         return CGSize(width: width ?? childSize.width, height: height ?? childSize.height)
     case .offset(_, let child), .transformEffect(_, _, let child), .opacity(_, let child), .clip(_, _, let child), .shadow(_, _, _, let child), .compositingGroup(let child), .blendMode(_, let child),
-         .blur(_, _, let child), .mask(_, _, let child),
+         .blur(_, _, let child), .mask(_, _, let child), .colorEffect(_, let child),
          .drawingGroup(_, _, let child):
         return size(of: child, proposal: proposal)
     case .layered(let primary, _, _, _):

@@ -191,6 +191,14 @@ public final class Renderer {
                               shadows: shadows, on: surface, origin: origin, canvas: canvas) { layer, dx, dy, mask in
                     try surface.composite(layer, at: dx, y: dy, opacity: opacity, blendMode: blend, clipMask: mask)
                 }
+            case let .colorFilter(matrix, opacity, blend, clips, shadows, children):
+                guard let bounds = layerBounds(item, surface: surface, origin: origin) else { continue }
+                try drawGroup(children, kind: .compositingGroup, format: .argb32, bounds: bounds, opacity: opacity, clips: clips,
+                              shadows: shadows, on: surface, origin: origin, canvas: canvas, prepare: { layer in
+                                  self.recorder.time("filters") { layer.apply(matrix) }
+                              }) { layer, dx, dy, mask in
+                    try surface.composite(layer, at: dx, y: dy, opacity: opacity, blendMode: blend, clipMask: mask)
+                }
             case let .blur(sigma, opaque, opacity, blend, clips, shadows, children):
                 guard let bounds = blurBounds(item, sigma: sigma, opaque: opaque, surface: surface, origin: origin) else { continue }
                 try drawGroup(children, kind: .blur, format: .argb32, bounds: bounds, opacity: opacity, clips: clips,

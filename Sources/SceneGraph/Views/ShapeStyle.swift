@@ -46,14 +46,19 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
     /// The same fill with every colour's opacity multiplied by `opacity`.
     func opacity(_ opacity: Double) -> ShapeFill {
         guard opacity != 1 else { return self }
-        func fade(_ g: Gradient) -> Gradient {
-            Gradient(stops: g.stops.map { .init(color: $0.color.opacity(opacity), location: $0.location) })
+        return mapColors { $0.opacity(opacity) }
+    }
+
+    /// The same fill with every colour (a gradient's stops) passed through `f`.
+    func mapColors(_ f: (Color) -> Color) -> ShapeFill {
+        func map(_ g: Gradient) -> Gradient {
+            Gradient(stops: g.stops.map { .init(color: f($0.color), location: $0.location) })
         }
         return switch self {
-        case .color(let c): .color(c.opacity(opacity))
-        case let .linearGradient(g, s, e, m): .linearGradient(fade(g), start: s, end: e, transform: m)
-        case let .radialGradient(g, c, r0, r1, m): .radialGradient(fade(g), center: c, startRadius: r0, endRadius: r1, transform: m)
-        case let .angularGradient(g, c, a0, a1, m): .angularGradient(fade(g), center: c, startAngle: a0, endAngle: a1, transform: m)
+        case .color(let c): .color(f(c))
+        case let .linearGradient(g, s, e, m): .linearGradient(map(g), start: s, end: e, transform: m)
+        case let .radialGradient(g, c, r0, r1, m): .radialGradient(map(g), center: c, startRadius: r0, endRadius: r1, transform: m)
+        case let .angularGradient(g, c, a0, a1, m): .angularGradient(map(g), center: c, startAngle: a0, endAngle: a1, transform: m)
         }
     }
 

@@ -31,6 +31,9 @@ indirect enum ViewNode {
     /// The content kept where `mask` (laid out in the content's frame) has alpha.
     case mask(alignment: Alignment, mask: ViewNode, ViewNode)
     case drawingGroup(opaque: Bool, colorMode: ColorRenderingMode, ViewNode)
+    /// A colour effect (`colorMultiply`, `brightness`, …) on every leaf's paint, or once on a
+    /// boundary's result.
+    case colorEffect(ColorMatrix, ViewNode)
 
     /// The children a container lays out: sequences flattened, empty views dropped, and a
     /// modifier written on several views (a `Group`, a `ForEach`) applied to each of them, as
@@ -64,6 +67,7 @@ indirect enum ViewNode {
         case let .blur(radius, opaque, child): (child, { .blur(radius: radius, opaque: opaque, $0) })
         case let .mask(a, mask, child): (child, { .mask(alignment: a, mask: mask, $0) })
         case let .drawingGroup(opaque, mode, child): (child, { .drawingGroup(opaque: opaque, colorMode: mode, $0) })
+        case let .colorEffect(m, child): (child, { .colorEffect(m, $0) })
         case .empty, .sequence, .shape, .zstack, .stack: nil
         }
     }
@@ -267,6 +271,26 @@ extension View {
     public func blur(radius: CGFloat, opaque: Bool = false) -> _ModifiedView<Self> {
         _ModifiedView(content: self) { .blur(radius: max(0, radius.isNaN ? 0 : radius), opaque: opaque, $0) }
     }
+    /// Multiplies every colour channel by `color`'s (SwiftUI's `colorMultiply`). Like every
+    /// colour effect it transforms each leaf's paint (and the shadows written inside it), or,
+    /// after a boundary (`compositingGroup()` …), the boundary's result once.
+    public func colorMultiply(_ color: Color) -> _ModifiedView<Self> { colorEffect(.multiply(color)) }
+    /// Adds `amount` (−1…1) to red, green and blue.
+    public func brightness(_ amount: Double) -> _ModifiedView<Self> { colorEffect(.brightness(amount)) }
+    /// Scales distances from mid-grey by `amount` (0: grey, 1: unchanged).
+    public func contrast(_ amount: Double) -> _ModifiedView<Self> { colorEffect(.contrast(amount)) }
+    /// 0: luminance grey, 1: unchanged, above 1: more saturated (Rec. 709 luminance).
+    public func saturation(_ amount: Double) -> _ModifiedView<Self> { colorEffect(.saturation(amount)) }
+    /// `amount` of the way to luminance grey.
+    public func grayscale(_ amount: Double) -> _ModifiedView<Self> { colorEffect(.grayscale(amount)) }
+    /// Turns hues by `angle`, keeping luminance.
+    public func hueRotation(_ angle: Angle) -> _ModifiedView<Self> { colorEffect(.hueRotation(angle)) }
+    /// Inverts red, green and blue.
+    public func colorInvert() -> _ModifiedView<Self> { colorEffect(.invert) }
+    private func colorEffect(_ matrix: ColorMatrix) -> _ModifiedView<Self> {
+        _ModifiedView(content: self) { .colorEffect(matrix, $0) }
+    }
+
     /// Keeps the content where `mask`, laid out in the content's frame with `alignment`, has
     /// alpha (its colour is ignored). Always a boundary: the content is composited first.
     public func mask<Mask: View>(alignment: Alignment = .center, @ViewBuilder _ mask: () -> Mask) -> _ModifiedView<Self> {
