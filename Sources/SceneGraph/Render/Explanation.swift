@@ -51,7 +51,21 @@ public struct Explanation: Codable, Sendable, Equatable {
         var layers = 0, layerBytes = 0
 
         func walk(_ items: [DisplayItem], within visible: PixelRect, format parentFormat: PixelFormat) -> [Node] {
-            items.map { item in
+            /// A boundary drawn into `images` ARGB layers at its bounds (none when invisible).
+            func layered(_ kind: String, _ summary: String, _ item: DisplayItem, _ children: [DisplayItem], images: Int = 1) -> Node {
+                var node = Node(kind: kind, summary: summary, bounds: nil, format: PixelFormat.argb32.rawValue, colorMode: "nonLinear",
+                                bytes: nil, leaves: 0, children: [])
+                if let bounds = Renderer.layerBounds(item, within: visible) {
+                    layers += images
+                    node.bounds = [bounds.x, bounds.y, bounds.width, bounds.height]
+                    node.bytes = images * bounds.width * bounds.height * PixelFormat.argb32.bytesPerPixel
+                    layerBytes += node.bytes!
+                    node.children = walk(children, within: bounds, format: .argb32)
+                }
+                node.leaves = node.children.reduce(0) { $0 + $1.leaves }
+                return node
+            }
+            return items.map { item in
                 switch item {
                 case let .fill(path, fill, rule, blend, clips, shadows):
                     if fill.isTranslucent { perLeaf.translucent += 1 }
@@ -64,57 +78,18 @@ public struct Explanation: Codable, Sendable, Equatable {
                     if !shadows.isEmpty { summary += ", \(shadows.count) shadow\(shadows.count == 1 ? "" : "s") (mask-sized scratch)" }
                     return Node(kind: "leaf", summary: summary, bounds: Explanation.pixels(path.boundingRect), leaves: 1, children: [])
                 case let .compositingGroup(opacity, blend, clips, shadows, children):
-                    let bounds = Renderer.layerBounds(item, within: visible)
-                    var node = Node(kind: "compositingGroup", summary: Explanation.groupSummary(opacity, blend, clips, shadows),
-                                    bounds: bounds.map { [$0.x, $0.y, $0.width, $0.height] }, format: PixelFormat.argb32.rawValue,
-                                    colorMode: "nonLinear", bytes: nil, leaves: 0, children: [])
-                    if let bounds {
-                        layers += 1
-                        node.bytes = bounds.width * bounds.height * PixelFormat.argb32.bytesPerPixel
-                        layerBytes += node.bytes!
-                        node.children = walk(children, within: bounds, format: .argb32)
-                    }
                     Explanation.checkBeyondCanvas(item, canvasRect, "compositingGroup", &warnings)
-                    node.leaves = node.children.reduce(0) { $0 + $1.leaves }
-                    return node
+                    return layered("compositingGroup", Explanation.groupSummary(opacity, blend, clips, shadows), item, children)
                 case let .colorFilter(_, opacity, blend, clips, shadows, children):
-                    var node = Node(kind: "compositingGroup", summary: "colour effects on the result, " + Explanation.groupSummary(opacity, blend, clips, shadows),
-                                    bounds: nil, format: PixelFormat.argb32.rawValue, colorMode: "nonLinear", bytes: nil, leaves: 0, children: [])
-                    if let bounds = Renderer.layerBounds(item, within: visible) {
-                        layers += 1
-                        node.bounds = [bounds.x, bounds.y, bounds.width, bounds.height]
-                        node.bytes = bounds.width * bounds.height * 4
-                        layerBytes += node.bytes!
-                        node.children = walk(children, within: bounds, format: .argb32)
-                    }
-                    node.leaves = node.children.reduce(0) { $0 + $1.leaves }
-                    return node
+                    return layered("compositingGroup", "colour effects on the result, " + Explanation.groupSummary(opacity, blend, clips, shadows),
+                                   item, children)
                 case let .blur(sigma, opaque, opacity, blend, clips, shadows, children):
-                    var node = Node(kind: "blur", summary: String(format: "σ %.2f px%@, ", sigma, opaque ? ", opaque" : "")
-                                        + Explanation.groupSummary(opacity, blend, clips, shadows),
-                                    bounds: nil, format: PixelFormat.argb32.rawValue, colorMode: "nonLinear", bytes: nil, leaves: 0, children: [])
-                    if let bounds = Renderer.layerBounds(item, within: visible) {
-                        layers += 1
-                        node.bounds = [bounds.x, bounds.y, bounds.width, bounds.height]
-                        node.bytes = bounds.width * bounds.height * 4
-                        layerBytes += node.bytes!
-                        node.children = walk(children, within: bounds, format: .argb32)
-                    }
-                    node.leaves = node.children.reduce(0) { $0 + $1.leaves }
-                    return node
+                    return layered("blur", String(format: "σ %.2f px%@, ", sigma, opaque ? ", opaque" : "")
+                                       + Explanation.groupSummary(opacity, blend, clips, shadows), item, children)
                 case let .mask(opacity, blend, clips, shadows, maskItems, children):
-                    var node = Node(kind: "mask", summary: Explanation.groupSummary(opacity, blend, clips, shadows)
-                                        + "; \(maskItems.count) mask item\(maskItems.count == 1 ? "" : "s") in a second layer",
-                                    bounds: nil, format: PixelFormat.argb32.rawValue, colorMode: "nonLinear", bytes: nil, leaves: 0, children: [])
-                    if let bounds = Renderer.layerBounds(item, within: visible) {
-                        layers += 2
-                        node.bounds = [bounds.x, bounds.y, bounds.width, bounds.height]
-                        node.bytes = 2 * bounds.width * bounds.height * 4
-                        layerBytes += node.bytes!
-                        node.children = walk(children, within: bounds, format: .argb32)
-                    }
-                    node.leaves = node.children.reduce(0) { $0 + $1.leaves }
-                    return node
+                    return layered("mask", Explanation.groupSummary(opacity, blend, clips, shadows)
+                                       + "; \(maskItems.count) mask item\(maskItems.count == 1 ? "" : "s") in a second layer",
+                                   item, children, images: 2)
                 case let .drawingGroup(opaque, mode, opacity, blend, image, clips, shadows, children):
                     let format = Renderer.layerFormat(opaque: opaque, colorMode: mode)
                     let p = image.placement
