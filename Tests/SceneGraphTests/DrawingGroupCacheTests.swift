@@ -163,3 +163,20 @@ import Testing
         #expect(cache.statistics.hits + cache.statistics.misses == 80)
     }
 }
+
+@Suite struct CachedOverlayTests {
+    /// In the offscreen overlay a drawing group drawn from the cache is tinted green (a new
+    /// image would be yellow): white under green at 50 % is (127.5 + 0x34 / 2, …) =
+    /// (153.5, 227, 172) for green #34C759.
+    @Test func cachedImagesAreGreenInTheOverlay() throws {
+        let renderer = Renderer()
+        let view = Color.white.frame(width: 20, height: 20).drawingGroup()
+        _ = try renderer.render(view, size: CGSize(width: 40, height: 40))
+        let s = try renderer.render(view, size: CGSize(width: 40, height: 40))
+        #expect(renderer.lastStats.reusedImages.count == 1 && renderer.lastStats.layers.isEmpty)
+        try renderer.lastStats.drawOverlay(.offscreen, on: s)
+        let p = s.pixel(x: 20, y: 20)
+        #expect(abs(Int(p.r) - 154) <= 1 && abs(Int(p.g) - 227) <= 1 && abs(Int(p.b) - 172) <= 1, "\(p)")
+        #expect(s.pixel(x: 2, y: 2) == RGBA8(255, 255, 255, 255))
+    }
+}
