@@ -81,6 +81,12 @@ extension Builtins {
         },
         Builtin("offset", "x: number?, y: number?") { b, _ in .view(AnyView(b.view("self")!.offset(x: b.cg("x") ?? 0, y: b.cg("y") ?? 0))) },
         Builtin("offset", "_ offset: size") { b, _ in .view(AnyView(b.view("self")!.offset(b.size("offset")!))) },
+        Builtin("position", "x: number?, y: number?") { b, _ in .view(AnyView(b.view("self")!.position(x: b.cg("x") ?? 0, y: b.cg("y") ?? 0))) },
+        Builtin("position", "_ point: point") { b, _ in .view(AnyView(b.view("self")!.position(b.point("point")!))) },
+        Builtin("fixedSize", "") { b, _ in .view(AnyView(b.view("self")!.fixedSize())) },
+        Builtin("fixedSize", "horizontal: bool, vertical: bool") { b, _ in
+            .view(AnyView(b.view("self")!.fixedSize(horizontal: b.bool("horizontal")!, vertical: b.bool("vertical")!)))
+        },
         Builtin("rotationEffect", "_ angle: angle, anchor: unitPoint?") { b, _ in
             .view(AnyView(b.view("self")!.rotationEffect(b.angle("angle")!, anchor: b.unitPoint("anchor") ?? .center)))
         },

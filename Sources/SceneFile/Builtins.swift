@@ -69,7 +69,7 @@ enum Builtins {
     static let unsupported: [String: String] = {
         let later = "it is on the scene graph's list of what is not built yet (README, 'Not yet')"
         var table: [String: String] = [:]
-        for name in ["position", "fixedSize", "Spacer", "Image", "Text", "foregroundColor", "luminanceToAlpha"] {
+        for name in ["Spacer", "Image", "Text", "foregroundColor", "luminanceToAlpha"] {
             table[name] = later
         }
         table["geometryGroup"] = "it changes animation only, which arrives with 'compose animate'"

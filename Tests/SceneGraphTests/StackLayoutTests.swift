@@ -76,3 +76,23 @@ func leafBounds<V: View>(_ view: V, _ size: CGSize) -> [CGRect] {
         #expect(try t.compare(to: s).differingPixels == 0)
     }
 }
+
+@Suite struct PositionAndFixedSizeTests {
+    @Test func positionPlacesTheCentre() throws {
+        // A 10 × 10 square centred at (20, 30) of a 100 × 100 canvas: x 15…25, y 25…35.
+        let s = try Renderer().render(Color.red.frame(width: 10, height: 10).position(x: 20, y: 30), size: CGSize(width: 100, height: 100))
+        #expect(s.pixel(x: 20, y: 30) == RGBA8(0xFF, 0x3B, 0x30, 255))
+        #expect(s.pixel(x: 15, y: 25) == RGBA8(0xFF, 0x3B, 0x30, 255) && s.pixel(x: 14, y: 25) == RGBA8(255, 255, 255, 255))
+        #expect(s.pixel(x: 26, y: 30) == RGBA8(255, 255, 255, 255))
+    }
+
+    @Test func fixedSizeTakesTheIdealSize() throws {
+        // A shape's ideal size is 10 × 10: fixed, it ignores the 100 × 100 offered and sits centred
+        // (x, y 45…55); fixed only horizontally, it is 10 wide and 100 tall.
+        let both = try Renderer().render(Rectangle().fixedSize(), size: CGSize(width: 100, height: 100))
+        #expect(both.pixel(x: 50, y: 50) == RGBA8(0, 0, 0, 255) && both.pixel(x: 44, y: 50) == RGBA8(255, 255, 255, 255))
+        #expect(both.pixel(x: 50, y: 44) == RGBA8(255, 255, 255, 255))
+        let wide = try Renderer().render(Rectangle().fixedSize(horizontal: true, vertical: false), size: CGSize(width: 100, height: 100))
+        #expect(wide.pixel(x: 50, y: 2) == RGBA8(0, 0, 0, 255) && wide.pixel(x: 44, y: 50) == RGBA8(255, 255, 255, 255))
+    }
+}

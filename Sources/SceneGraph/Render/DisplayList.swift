@@ -213,6 +213,13 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         lower(child, in: alignment.place(s, in: rect), context: context, into: &items)
     case let .offset(d, child):
         lower(child, in: rect.offsetBy(dx: d.width, dy: d.height), context: context, into: &items)
+    case let .position(p, child):
+        let s = size(of: child, proposal: ProposedSize(width: rect.width, height: rect.height))
+        lower(child, in: CGRect(x: rect.minX + p.x - s.width / 2, y: rect.minY + p.y - s.height / 2, width: s.width, height: s.height),
+              context: context, into: &items)
+    case let .fixedSize(horizontal, vertical, child):
+        let s = size(of: child, proposal: ProposedSize(width: horizontal ? nil : rect.width, height: vertical ? nil : rect.height))
+        lower(child, in: Alignment.center.place(s, in: rect), context: context, into: &items)
     case let .transformEffect(t, anchor, child):
         // About the anchor, in points, then on to device space: a transform written outside
         // composes after (to the left of) the ones inside.

@@ -45,6 +45,12 @@ func size(of node: ViewNode, proposal: ProposedSize) -> CGSize {
         return size(of: child, proposal: proposal)
     case .layered(let primary, _, _, _):
         return size(of: primary, proposal: proposal)
+    case .position(_, let child):
+        // Greedy: the whole proposal (the child's own size where nothing is proposed).
+        let own = size(of: child, proposal: proposal)
+        return CGSize(width: proposal.width ?? own.width, height: proposal.height ?? own.height)
+    case let .fixedSize(horizontal, vertical, child):
+        return size(of: child, proposal: ProposedSize(width: horizontal ? nil : proposal.width, height: vertical ? nil : proposal.height))
     }
 }
 

@@ -34,6 +34,10 @@ indirect enum ViewNode {
     /// A colour effect (`colorMultiply`, `brightness`, …) on every leaf's paint, or once on a
     /// boundary's result.
     case colorEffect(ColorMatrix, ViewNode)
+    /// The child's centre at a point of the parent's space; takes the whole proposal.
+    case position(CGPoint, ViewNode)
+    /// The child at its ideal size along the fixed axes, whatever is proposed.
+    case fixedSize(horizontal: Bool, vertical: Bool, ViewNode)
 
     /// The children a container lays out: sequences flattened, empty views dropped, and a
     /// modifier written on several views (a `Group`, a `ForEach`) applied to each of them, as
@@ -68,6 +72,8 @@ indirect enum ViewNode {
         case let .mask(a, mask, child): (child, { .mask(alignment: a, mask: mask, $0) })
         case let .drawingGroup(opaque, mode, child): (child, { .drawingGroup(opaque: opaque, colorMode: mode, $0) })
         case let .colorEffect(m, child): (child, { .colorEffect(m, $0) })
+        case let .position(p, child): (child, { .position(p, $0) })
+        case let .fixedSize(h, v, child): (child, { .fixedSize(horizontal: h, vertical: v, $0) })
         case .empty, .sequence, .shape, .zstack, .stack: nil
         }
     }
@@ -271,6 +277,18 @@ extension View {
     public func blur(radius: CGFloat, opaque: Bool = false) -> _ModifiedView<Self> {
         _ModifiedView(content: self) { .blur(radius: max(0, radius.isNaN ? 0 : radius), opaque: opaque, $0) }
     }
+    /// Places the view's centre at (`x`, `y`) in its parent's coordinates; the modified view
+    /// takes all the space offered (SwiftUI's `position`).
+    public func position(x: CGFloat = 0, y: CGFloat = 0) -> _ModifiedView<Self> {
+        _ModifiedView(content: self) { .position(CGPoint(x: x, y: y), $0) }
+    }
+    public func position(_ point: CGPoint) -> _ModifiedView<Self> { position(x: point.x, y: point.y) }
+    /// The view at its ideal size, whatever its parent proposes (shapes' ideal is 10 × 10 pt).
+    public func fixedSize() -> _ModifiedView<Self> { fixedSize(horizontal: true, vertical: true) }
+    public func fixedSize(horizontal: Bool, vertical: Bool) -> _ModifiedView<Self> {
+        _ModifiedView(content: self) { .fixedSize(horizontal: horizontal, vertical: vertical, $0) }
+    }
+
     /// Multiplies every colour channel by `color`'s (SwiftUI's `colorMultiply`). Like every
     /// colour effect it transforms each leaf's paint (and the shadows written inside it), or,
     /// after a boundary (`compositingGroup()` …), the boundary's result once.
