@@ -1,4 +1,6 @@
 import Foundation
+import SceneFile
+import SceneGraph
 
 let rootHelp = """
 OVERVIEW: Render layered 2D scenes with SwiftUI's compositing semantics.
@@ -18,6 +20,33 @@ SUBCOMMANDS:
   See 'compose help <subcommand>' for detailed help.
 """
 
+/// The arguments `render`, `explain` and `bench` share.
+let sceneArgumentsHelp = """
+  <scene>                 A scene file ('-' reads standard input).
+  --demo                  Use the built-in demo scene instead of a file.
+  --scale <scale>         Pixels per point, from 0.1 to 8. (default: the scene's canvas, else 1)
+  --size <WxH>            Canvas size in points. (default: the scene's canvas, else 400x300)
+
+"""
+
+/// The limit flags, with the defaults `SceneLimits` and `Renderer` actually use.
+let sceneLimitsHelp: String = {
+    let d = SceneLimits()
+    return """
+
+    SCENE LIMITS (each stops a runaway scene with a located error; raise when you mean it):
+      --max-depth <n>         Nesting of expressions, closures and modifier chains, up to \(SceneLimits.maximumAllowedDepth).
+                              (default: \(d.maximumDepth))
+      --max-iterations <n>    Loop iterations and ForEach/array elements. (default: \(d.maximumIterations))
+      --max-path-elements <n> Elements of one Path { p in … }. (default: \(d.maximumPathElements))
+      --max-pixels <n>        Canvas pixels, width × height × scale². (default: \(d.maximumCanvasPixels))
+      --max-scene-bytes <n>   Size of the scene file. (default: \(d.maximumSourceBytes))
+      --max-coordinate <x>    Magnitude of any geometric argument, in points. (default: \(Int(d.maximumCoordinate)))
+      --max-offscreen-bytes <n>
+                              Offscreen layers alive at once during the render. (default: \(Renderer().maximumOffscreenBytes))
+    """
+}()
+
 let renderHelp = """
 OVERVIEW: Render a scene to PNG.
 
@@ -26,11 +55,7 @@ USAGE: compose render <scene> [-o <output>] [--scale <scale>] [--size <WxH>]
                       [--overlay offscreen|layers]
 
 ARGUMENTS AND OPTIONS:
-  <scene>                 A scene file ('-' reads standard input).
-  --demo                  Use the built-in demo scene instead of a file.
-  --scale <scale>         Pixels per point, from 0.1 to 8. (default: the scene's canvas, else 1)
-  --size <WxH>            Canvas size in points. (default: the scene's canvas, else 400x300)
-  --background <color>    'transparent', a colour name ('white', 'blue' …) or hex ('#FFCC00').
+\(sceneArgumentsHelp)  --background <color>    'transparent', a colour name ('white', 'blue' …) or hex ('#FFCC00').
                           (default: the scene's canvas, else white)
   -o, --output <output>   Where to write the PNG ('-' for standard output).
                           (default: the scene's name with '.png', in the current folder)
@@ -43,17 +68,7 @@ ARGUMENTS AND OPTIONS:
                           'layers' outlines each layer (compositing groups red, drawing groups
                           blue, shadow masks purple).
   -h, --help              Show help information.
-
-SCENE LIMITS (each stops a runaway scene with a located error; raise when you mean it):
-  --max-depth <n>         Nesting of expressions, closures and modifier chains, up to 4000.
-                          (default: 200)
-  --max-iterations <n>    Loop iterations and ForEach/array elements. (default: 1000000)
-  --max-path-elements <n> Elements of one Path { p in … }. (default: 1000000)
-  --max-pixels <n>        Canvas pixels, width × height × scale². (default: 67108864)
-  --max-scene-bytes <n>   Size of the scene file. (default: 1048576)
-  --max-coordinate <x>    Magnitude of any geometric argument, in points. (default: 1000000)
-  --max-offscreen-bytes <n>
-                          Offscreen layers alive at once during the render. (default: 1073741824)
+\(sceneLimitsHelp)
 
 Every destination is checked before any file is written, and each is written atomically: on
 an error no file is left half-written and existing files are left untouched.
@@ -75,23 +90,9 @@ frame, a group larger than the canvas). Nothing is drawn.
 USAGE: compose explain <scene> [--json] [--scale <scale>] [--size <WxH>]
 
 ARGUMENTS AND OPTIONS:
-  <scene>                 A scene file ('-' reads standard input).
-  --demo                  Use the built-in demo scene instead of a file.
-  --scale <scale>         Pixels per point, from 0.1 to 8. (default: the scene's canvas, else 1)
-  --size <WxH>            Canvas size in points. (default: the scene's canvas, else 400x300)
-  --json                  Print the same as JSON.
+\(sceneArgumentsHelp)  --json                  Print the same as JSON.
   -h, --help              Show help information.
-
-SCENE LIMITS (each stops a runaway scene with a located error; raise when you mean it):
-  --max-depth <n>         Nesting of expressions, closures and modifier chains, up to 4000.
-                          (default: 200)
-  --max-iterations <n>    Loop iterations and ForEach/array elements. (default: 1000000)
-  --max-path-elements <n> Elements of one Path { p in … }. (default: 1000000)
-  --max-pixels <n>        Canvas pixels, width × height × scale². (default: 67108864)
-  --max-scene-bytes <n>   Size of the scene file. (default: 1048576)
-  --max-coordinate <x>    Magnitude of any geometric argument, in points. (default: 1000000)
-  --max-offscreen-bytes <n>
-                          Offscreen layers alive at once during the render. (default: 1073741824)
+\(sceneLimitsHelp)
 """
 
 let benchHelp = """
@@ -105,24 +106,10 @@ encoding) and of the whole render.
 USAGE: compose bench <scene> [-n <runs>] [--json] [--scale <scale>] [--size <WxH>]
 
 ARGUMENTS AND OPTIONS:
-  <scene>                 A scene file ('-' reads standard input).
-  --demo                  Use the built-in demo scene instead of a file.
-  --scale <scale>         Pixels per point, from 0.1 to 8. (default: the scene's canvas, else 1)
-  --size <WxH>            Canvas size in points. (default: the scene's canvas, else 400x300)
-  -n, --runs <runs>       Timed renders of each kind, 1 to 10000. (default: 10)
+\(sceneArgumentsHelp)  -n, --runs <runs>       Timed renders of each kind, 1 to 10000. (default: 10)
   --json                  Print the medians as JSON.
   -h, --help              Show help information.
-
-SCENE LIMITS (each stops a runaway scene with a located error; raise when you mean it):
-  --max-depth <n>         Nesting of expressions, closures and modifier chains, up to 4000.
-                          (default: 200)
-  --max-iterations <n>    Loop iterations and ForEach/array elements. (default: 1000000)
-  --max-path-elements <n> Elements of one Path { p in … }. (default: 1000000)
-  --max-pixels <n>        Canvas pixels, width × height × scale². (default: 67108864)
-  --max-scene-bytes <n>   Size of the scene file. (default: 1048576)
-  --max-coordinate <x>    Magnitude of any geometric argument, in points. (default: 1000000)
-  --max-offscreen-bytes <n>
-                          Offscreen layers alive at once during the render. (default: 1073741824)
+\(sceneLimitsHelp)
 """
 
 let diffHelp = """
