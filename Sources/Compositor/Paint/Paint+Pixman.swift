@@ -6,19 +6,17 @@ final class PixmanSource {
     let image: OpaquePointer
     /// Keeps an image paint's surface alive while pixman reads it.
     private let retained: Surface?
-    private let tracker: LiveImageTracker? = LiveImageTracker.current
+    private let tracker: LiveImageTracker?
 
     init(_ image: OpaquePointer, retaining surface: Surface? = nil) {
         self.image = image
         self.retained = surface
-        Surface.liveImages.add(1, ordering: .relaxed)
-        tracker?.count.add(1, ordering: .relaxed)
+        tracker = Surface.countImage()
     }
 
     deinit {
         pixman_image_unref(image)
-        Surface.liveImages.subtract(1, ordering: .relaxed)
-        tracker?.count.subtract(1, ordering: .relaxed)
+        Surface.uncountImage(tracker)
     }
 }
 

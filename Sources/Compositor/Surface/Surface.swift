@@ -48,7 +48,21 @@ public final class Surface {
     public static var liveImageCount: Int { liveImages.load(ordering: .relaxed) }
     static let liveImages = Atomic<Int>(0)
     /// The tracker of the task that made this surface, if it had one (see `LiveImageTracker`).
-    private let tracker: LiveImageTracker? = LiveImageTracker.current
+    private let tracker: LiveImageTracker?
+
+    /// Counts one more pixman image, globally and for the current task's tracker, which it
+    /// returns for `uncountImage` when the image is released.
+    static func countImage() -> LiveImageTracker? {
+        liveImages.add(1, ordering: .relaxed)
+        let tracker = LiveImageTracker.current
+        tracker?.count.add(1, ordering: .relaxed)
+        return tracker
+    }
+
+    static func uncountImage(_ tracker: LiveImageTracker?) {
+        liveImages.subtract(1, ordering: .relaxed)
+        tracker?.count.subtract(1, ordering: .relaxed)
+    }
 
     public init(width: Int, height: Int, format: PixelFormat = .argb32) throws {
         guard width > 0, height > 0 else { throw SurfaceError.invalidSize(width: width, height: height) }
@@ -67,8 +81,7 @@ public final class Surface {
         self.data = UnsafeMutableRawPointer(pixman_image_get_data(image)!)
         self.stride = Int(pixman_image_get_stride(image))
         self.pixelOwner = nil
-        Surface.liveImages.add(1, ordering: .relaxed)
-        tracker?.count.add(1, ordering: .relaxed)
+        tracker = Surface.countImage()
     }
 
     /// A surface of its own (its own pixman image) over `source`'s pixels, which it keeps alive:
@@ -87,14 +100,12 @@ public final class Surface {
         self.data = source.data
         self.stride = source.stride
         self.pixelOwner = source
-        Surface.liveImages.add(1, ordering: .relaxed)
-        tracker?.count.add(1, ordering: .relaxed)
+        tracker = Surface.countImage()
     }
 
     deinit {
         pixman_image_unref(image)
-        Surface.liveImages.subtract(1, ordering: .relaxed)
-        tracker?.count.subtract(1, ordering: .relaxed)
+        Surface.uncountImage(tracker)
     }
 
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
