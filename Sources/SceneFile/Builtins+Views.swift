@@ -110,7 +110,7 @@ extension Builtins {
         Builtin("shadow", "color: color?, radius: number, x: number?, y: number?") { b, e in
             let radius = b.double("radius")!
             guard radius >= 0, radius / 2 <= DropShadow.maximumSigma else {
-                e.error(b.location("radius"), "a shadow radius must be from 0 to \(Int(2 * DropShadow.maximumSigma)) points, got \(radius.formatted())")
+                e.error(b.location("radius"), "a shadow radius must be from 0 to \(Int(2 * DropShadow.maximumSigma)) points, got \(radius.plainDescription)")
                 return .invalid
             }
             return .view(AnyView(b.view("self")!.shadow(color: b.color("color") ?? Color(.sRGBLinear, white: 0, opacity: 0.33),
@@ -141,7 +141,7 @@ extension Builtins {
         Builtin("blur", "radius: number, opaque: bool?") { b, e in
             let radius = b.double("radius")!
             guard radius >= 0, radius <= DropShadow.maximumSigma else {
-                e.error(b.location("radius"), "a blur radius must be from 0 to \(Int(DropShadow.maximumSigma)) points, got \(radius.formatted())")
+                e.error(b.location("radius"), "a blur radius must be from 0 to \(Int(DropShadow.maximumSigma)) points, got \(radius.plainDescription)")
                 return .invalid
             }
             return .view(AnyView(b.view("self")!.blur(radius: CGFloat(radius), opaque: b.bool("opaque") ?? false)))
@@ -277,7 +277,7 @@ extension Evaluator {
     /// Reports a negative argument; true when it is fine (or absent).
     func nonNegative(_ b: Bound, _ name: String) -> Bool {
         guard let v = b.double(name), v < 0 else { return true }
-        error(b.location(name), "argument '\(name)' must not be negative, got \(v.formatted())")
+        error(b.location(name), "argument '\(name)' must not be negative, got \(v.plainDescription)")
         return false
     }
 }

@@ -72,8 +72,10 @@ func editDistance(_ a: String, _ b: String) -> Int {
     return row[b.count]
 }
 
-/// The closest of `candidates` to `word`, if it is close enough to be a likely typo.
-func closest(to word: String, among candidates: [String]) -> String? {
+/// The closest of `candidates` to `word`, if it is close enough to be a likely typo (case
+/// ignored; up to 1 edit for words of 3 characters, else a third of the word, from 2 to 3).
+/// The scene language's hints and `compose`'s "did you mean" both use it.
+public func closest(to word: String, among candidates: [String]) -> String? {
     guard word.count <= 64 else { return nil }
     let scored: [(String, Int)] = candidates.map { ($0, editDistance(word, $0)) }
     let best = scored.min { a, b in a.1 != b.1 ? a.1 < b.1 : a.0 < b.0 }
@@ -88,6 +90,6 @@ func didYouMean(_ word: String, _ candidates: [String]) -> String? {
 }
 
 extension Double {
-    /// Without a trailing ".0" for whole numbers, as a user wrote it.
-    func formatted() -> String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+    /// Without a trailing ".0" for whole numbers, as a user writes it (in messages).
+    public var plainDescription: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
 }

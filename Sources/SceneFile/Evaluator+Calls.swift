@@ -151,7 +151,7 @@ extension Evaluator {
                 for parameter in signature.parameters {
                     guard case .double(let v)? = bound.values[parameter.name], abs(v) > limits.maximumCoordinate else { continue }
                     error(bound.location(parameter.name),
-                          "\(parameter.label.map { "argument '\($0)'" } ?? "argument \(parameter.name)") is \(v.formatted()), beyond the limit of ±\(Int(limits.maximumCoordinate))",
+                          "\(parameter.label.map { "argument '\($0)'" } ?? "argument \(parameter.name)") is \(v.plainDescription), beyond the limit of ±\(Int(limits.maximumCoordinate))",
                           hint: "scene geometry is in points; raise the limit with --max-coordinate if you mean it")
                     return .invalid
                 }

@@ -55,7 +55,7 @@ extension Evaluator {
             case .member("zero"): return .success(.angle(.zero))
             case .member(let name): return unknownMember(name, "Angle")
             case .int, .double:
-                let n = number(value).map { $0.formatted() } ?? "…"
+                let n = number(value).map { $0.plainDescription } ?? "…"
                 return .failure(Mismatch(message: "\(argument) expects an angle, got \(value.kindName)", hint: "write .degrees(\(n)) or .radians(\(n))"))
             default: return mismatch()
             }

@@ -162,10 +162,10 @@ extension Evaluator {
             }
             e.canvasDeclared = b.call
             let (w, h, s) = (b.double("width")!, b.double("height")!, b.double("scale") ?? 1)
-            guard w > 0 else { e.error(b.location("width"), "the canvas width must be positive, got \(w.formatted())"); return .void }
-            guard h > 0 else { e.error(b.location("height"), "the canvas height must be positive, got \(h.formatted())"); return .void }
+            guard w > 0 else { e.error(b.location("width"), "the canvas width must be positive, got \(w.plainDescription)"); return .void }
+            guard h > 0 else { e.error(b.location("height"), "the canvas height must be positive, got \(h.plainDescription)"); return .void }
             guard SceneCanvas.scaleRange.contains(s) else {
-                e.error(b.location("scale"), "the canvas scale must be from 0.1 to 8, got \(s.formatted())")
+                e.error(b.location("scale"), "the canvas scale must be from 0.1 to 8, got \(s.plainDescription)")
                 return .void
             }
             let pixels = (w * s).rounded(.up) * (h * s).rounded(.up)

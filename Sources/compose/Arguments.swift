@@ -1,4 +1,5 @@
 import Foundation
+import SceneFile
 
 
 // `compose`: the command line. Exit codes follow sysexits(3): 0 ok, 1 failure, 64 usage,
@@ -15,26 +16,9 @@ struct UsageError: Error {
     let command: String?
 }
 
-/// Levenshtein distance, for "did you mean" suggestions.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    var row = Array(0...b.count)
-    for i in 1...max(1, a.count) where !a.isEmpty {
-        var previous = row[0]
-        row[0] = i
-        for j in 1...max(1, b.count) where !b.isEmpty {
-            let current = row[j]
-            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-            previous = current
-        }
-    }
-    return row[b.count]
-}
-
+/// A likely intended name for a mistyped subcommand or flag (the scene language's measure).
 func suggestion(for word: String, among candidates: [String]) -> String? {
-    let best = candidates.map { ($0, editDistance(word, $0)) }.min { $0.1 < $1.1 }
-    guard let (name, distance) = best, distance <= max(2, word.count / 3) else { return nil }
-    return name
+    closest(to: word, among: candidates)
 }
 
 /// The one-line usage of each subcommand, for usage errors.
@@ -98,7 +82,7 @@ struct ArgumentReader {
     mutating func number(for flag: String, in range: ClosedRange<Double>) -> Double {
         let text = value(for: flag)
         guard let v = Double(text), v.isFinite, range.contains(v) else {
-            invalid(text, flag, "a number from \(range.lowerBound.formatted()) to \(range.upperBound.formatted())")
+            invalid(text, flag, "a number from \(range.lowerBound.plainDescription) to \(range.upperBound.plainDescription)")
         }
         return v
     }
@@ -108,9 +92,4 @@ struct ArgumentReader {
         guard let v = Int(text), range.contains(v) else { invalid(text, flag, "a whole number from \(range.lowerBound) to \(range.upperBound)") }
         return v
     }
-}
-
-extension Double {
-    /// Without a trailing ".0" for whole numbers.
-    func formatted() -> String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
 }

@@ -29,7 +29,7 @@ func runExplain(_ arguments: [String]) -> ExitCode {
             return .failure
         }
     } else {
-        print("\(scene.name): \(scene.canvas.width.formatted())×\(scene.canvas.height.formatted()) pt at scale \(scene.canvas.scale.formatted())")
+        print("\(scene.name): \(scene.canvas.width.plainDescription)×\(scene.canvas.height.plainDescription) pt at scale \(scene.canvas.scale.plainDescription)")
         print(explanation.text)
     }
     return .ok
