@@ -125,10 +125,7 @@ public struct Explanation: Codable, Sendable, Equatable {
     }
 
     private static func pixels(_ r: CGRect) -> [Int]? {
-        guard !r.isNull, r.minX.isFinite, r.minY.isFinite, r.width.isFinite, r.height.isFinite,
-              abs(r.minX) < 1e9, abs(r.minY) < 1e9, r.width < 1e9, r.height < 1e9 else { return nil }
-        let x0 = Int(r.minX.rounded(.down)), y0 = Int(r.minY.rounded(.down))
-        return [x0, y0, Int(r.maxX.rounded(.up)) - x0, Int(r.maxY.rounded(.up)) - y0]
+        PixelRect(enclosing: r).map { [$0.x, $0.y, $0.width, $0.height] }
     }
 
     private static func groupSummary(_ opacity: Double, _ blend: BlendMode, _ clips: [ClipPath], _ shadows: [DropShadow]) -> String {

@@ -20,7 +20,7 @@ extension Renderer {
     func groupImage(_ children: [DisplayItem], _ image: GroupImage, format: PixelFormat) throws -> (surface: Surface, liveBytes: Int) {
         let key = DrawingGroupKey(children: children, width: image.width, height: image.height, format: format)
         usedKeys.insert(key)
-        let deviceBounds = PixelRect(enclosing: image.frame)
+        let deviceBounds = PixelRect(enclosing: image.frame) ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
         if let cached = cache.image(for: key) {
             recorder.reused(deviceBounds, bytes: cached.byteCount)
             return (cached, 0)
@@ -75,14 +75,22 @@ extension Renderer {
 }
 
 extension PixelRect {
-    /// The whole pixels touched by `rect` (empty for a null or non-finite one).
-    init(enclosing rect: CGRect) {
+    /// The whole pixels touched by `rect`; nil for a null, non-finite or absurdly far one
+    /// (beyond ±10^9 px, which no surface reaches and `Int` conversion must not see).
+    init?(enclosing rect: CGRect) {
         guard !rect.isNull, rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite,
-              abs(rect.minX) < 1e9, abs(rect.minY) < 1e9, abs(rect.maxX) < 1e9, abs(rect.maxY) < 1e9 else {
-            self.init(x: 0, y: 0, width: 0, height: 0)
-            return
-        }
+              abs(rect.minX) < 1e9, abs(rect.minY) < 1e9, abs(rect.maxX) < 1e9, abs(rect.maxY) < 1e9 else { return nil }
         let x0 = Int(rect.minX.rounded(.down)), y0 = Int(rect.minY.rounded(.down))
         self.init(x: x0, y: y0, width: Int(rect.maxX.rounded(.up)) - x0, height: Int(rect.maxY.rounded(.up)) - y0)
+    }
+
+    /// The whole pixels of `rect` within `area`; nil when none are (or `rect` is null or not
+    /// finite).
+    init?(cut rect: CGRect, to area: PixelRect) {
+        guard !rect.isNull, rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite else { return nil }
+        let clipped = rect.intersection(CGRect(x: area.x, y: area.y, width: area.width, height: area.height))
+        guard let bounds = PixelRect(enclosing: clipped), !bounds.isEmpty else { return nil }
+        self = bounds.intersection(area)
+        if isEmpty { return nil }
     }
 }

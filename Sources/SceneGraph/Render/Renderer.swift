@@ -136,27 +136,21 @@ public final class Renderer {
     /// frame, rounded out to whole pixels and cut to `visible` (the surface it is drawn onto);
     /// nil when nothing is visible.
     static func layerBounds(_ item: DisplayItem, within visible: PixelRect) -> PixelRect? {
-        let ink = item.inkBounds
-        guard !ink.isNull, ink.width.isFinite, ink.height.isFinite else { return nil }
         var m = Double(Renderer.layerMargin)
         if case .drawingGroup = item { m = 0 }
-        let x0 = Int((ink.minX - m).rounded(.down)), y0 = Int((ink.minY - m).rounded(.down))
-        let x1 = Int((ink.maxX + m).rounded(.up)), y1 = Int((ink.maxY + m).rounded(.up))
-        let bounds = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(visible)
-        return bounds.isEmpty ? nil : bounds
+        // Cut to the visible area before rounding out (its edges are whole pixels, so the
+        // order does not change the result, and a huge ink rectangle never meets `Int`).
+        return PixelRect(cut: item.inkBounds.insetBy(dx: -m, dy: -m), to: visible)
     }
 
     /// A blur's layer: its content's ink spread by the blur (plus the margin; none when
     /// opaque, whose edges repeat), cut to what lies within the blur's reach of the visible
     /// surface: content just outside still bleeds in.
     private func blurBounds(_ item: DisplayItem, sigma: Double, opaque: Bool, surface: Surface, origin: (x: Int, y: Int)) -> PixelRect? {
-        let ink = item.inkBounds
-        guard !ink.isNull, ink.width.isFinite, ink.height.isFinite else { return nil }
         let m = opaque ? 0 : Double(Renderer.layerMargin)
         let reach = gaussianExtent(sigma: sigma)
-        let bounds = PixelRect(enclosing: ink.insetBy(dx: -m, dy: -m))
-            .intersection(PixelRect(x: origin.x - reach, y: origin.y - reach, width: surface.width + 2 * reach, height: surface.height + 2 * reach))
-        return bounds.isEmpty ? nil : bounds
+        return PixelRect(cut: item.inkBounds.insetBy(dx: -m, dy: -m),
+                         to: PixelRect(x: origin.x - reach, y: origin.y - reach, width: surface.width + 2 * reach, height: surface.height + 2 * reach))
     }
 
     /// The pixel format of a drawing group's image.
