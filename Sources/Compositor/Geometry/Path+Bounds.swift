@@ -95,27 +95,19 @@ extension Path {
     /// `transform` (a move, three or four lines back round, a close), else nil. Lets a fill of
     /// a pixel-aligned rectangle skip the rasterizer, whose coverage would be exactly 0 or 1.
     public func axisAlignedRectangle(transform: CGAffineTransform = .identity) -> CGRect? {
+        // Checked in place (no arrays): every colour fill asks.
         guard transform.b == 0, transform.c == 0, elements.count == 5 || elements.count == 6,
-              case .move(let p0) = elements[0], elements.last == .closeSubpath else { return nil }
-        var points = [p0]
-        for element in elements.dropFirst().dropLast() {
-            guard case .line(let p) = element else { return nil }
-            points.append(p)
+              case .move(let p0) = elements[0], case .line(let p1) = elements[1], case .line(let p2) = elements[2],
+              case .line(let p3) = elements[3], elements[elements.count - 1] == .closeSubpath else { return nil }
+        if elements.count == 6 {
+            guard case .line(let back) = elements[4], back == p0 else { return nil }
         }
-        if points.count == 5 {
-            guard points[4] == points[0] else { return nil }
-            points.removeLast()
-        }
-        // Consecutive corners share x or y alternately.
-        let horizontalFirst = points[0].y == points[1].y
-        for i in 0..<4 {
-            let a = points[i], b = points[(i + 1) % 4]
-            let horizontal = (i % 2 == 0) == horizontalFirst
-            guard horizontal ? a.y == b.y : a.x == b.x else { return nil }
-        }
-        let mapped = points.map { $0.applying(transform) }
-        let xs = mapped.map(\.x), ys = mapped.map(\.y)
-        let rect = CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+        // Consecutive corners share y, then x, alternately (or x first).
+        let rectangular = (p0.y == p1.y && p1.x == p2.x && p2.y == p3.y && p3.x == p0.x)
+            || (p0.x == p1.x && p1.y == p2.y && p2.x == p3.x && p3.y == p0.y)
+        guard rectangular else { return nil }
+        let a = p0.applying(transform), c = p2.applying(transform)
+        let rect = CGRect(x: min(a.x, c.x), y: min(a.y, c.y), width: abs(c.x - a.x), height: abs(c.y - a.y))
         guard rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite else { return nil }
         return rect
     }
