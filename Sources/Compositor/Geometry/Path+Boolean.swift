@@ -59,6 +59,13 @@ extension Path {
     }
 }
 
+/// Whether an edge's coordinates are finite and within `booleanCoordinateLimit`.
+@inline(__always)
+private func withinBooleanLimit(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Bool {
+    let limit = booleanCoordinateLimit
+    return abs(x0) <= limit && abs(y0) <= limit && abs(x1) <= limit && abs(y1) <= limit
+}
+
 /// A non-horizontal edge of an operand, top end first (smaller y), with the winding it adds
 /// when crossed left to right (+1 if the contour ran downward on screen).
 private struct BooleanEdge {
@@ -98,8 +105,7 @@ extension Path {
         for (operand, path) in [a, b].enumerated() {
             var sx = 0.0, sy = 0.0, lx = 0.0, ly = 0.0
             func add(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
-                let limit = booleanCoordinateLimit
-                guard abs(x0) <= limit, abs(y0) <= limit, abs(x1) <= limit, abs(y1) <= limit, y0 != y1 else { return }
+                guard withinBooleanLimit(x0, y0, x1, y1), y0 != y1 else { return }
                 scale = max(scale, abs(x0), abs(y0), abs(x1), abs(y1))
                 if y0 < y1 {
                     edges.append(BooleanEdge(x0: x0, y0: y0, x1: x1, y1: y1, wind: 1, operand: Int32(operand)))
@@ -380,13 +386,9 @@ extension Path {
     /// outside) `other`'s area: open polylines, for stroking.
     private func clippedLines(by other: Path, eoFill: Bool, keepInside: Bool) -> Path {
         var clipEdges: [(Double, Double, Double, Double)] = []
-        func usable(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Bool {
-            let limit = booleanCoordinateLimit
-            return abs(x0) <= limit && abs(y0) <= limit && abs(x1) <= limit && abs(y1) <= limit
-        }
         var sx = 0.0, sy = 0.0, lx = 0.0, ly = 0.0
         func clipEdge(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
-            if usable(x0, y0, x1, y1) { clipEdges.append((x0, y0, x1, y1)) }
+            if withinBooleanLimit(x0, y0, x1, y1) { clipEdges.append((x0, y0, x1, y1)) }
         }
         other.flatten(tolerance: booleanTolerance,
                       moveTo: { x, y in sx = x; sy = y; lx = x; ly = y },
@@ -409,7 +411,7 @@ extension Path {
         var work = 0
         func segment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
             work += clipEdges.count
-            guard usable(x0, y0, x1, y1), work <= booleanWorkLimit else { penDown = false; return }
+            guard withinBooleanLimit(x0, y0, x1, y1), work <= booleanWorkLimit else { penDown = false; return }
             // Where the segment crosses the clip's edges, as parameters along it.
             var cuts: [Double] = [0, 1]
             let dx = x1 - x0, dy = y1 - y0
