@@ -41,6 +41,10 @@ extension Builtins {
                               name: "Path"))
         },
         Builtin("EmptyView", "") { _, _ in .view(AnyView(EmptyView())) },
+        Builtin("Spacer", "minLength: number?") { b, e in
+            guard e.nonNegative(b, "minLength") else { return .invalid }
+            return .view(AnyView(Spacer(minLength: b.cg("minLength"))))
+        },
         Builtin("ZStack", "alignment: alignment?, content: closure") { b, e in
             let content = try e.content(b)
             return .view(AnyView(ZStack(alignment: b.alignment("alignment") ?? .center) { content }))
@@ -62,7 +66,9 @@ extension Builtins {
             var views: [AnyView] = []
             for element in elements {
                 try e.count(at: b.location("data"))
-                views.append(try e.buildViews(closure, scope, arguments: [element], at: b.location("content")))
+                let made = try e.buildViews(closure, scope, arguments: [element], at: b.location("content"))
+                // Each element's identity is its value, as `id: \.self` gives in Swift.
+                views.append(e.identity(element).map { AnyView(made.id($0)) } ?? made)
             }
             return .view(AnyView(sequence: views))
         },
@@ -74,6 +80,26 @@ extension Builtins {
             guard e.nonNegative(b, "width"), e.nonNegative(b, "height") else { return .invalid }
             return .view(AnyView(b.view("self")!.frame(width: b.cg("width"), height: b.cg("height"), alignment: b.alignment("alignment") ?? .center)))
         },
+        Builtin("frame", "minWidth: length?, idealWidth: length?, maxWidth: length?, minHeight: length?, idealHeight: length?, maxHeight: length?, alignment: alignment?") { b, e in
+            let names = ["minWidth", "idealWidth", "maxWidth", "minHeight", "idealHeight", "maxHeight"]
+            for name in names where !e.nonNegative(b, name) { return .invalid }
+            for name in ["minWidth", "idealWidth", "minHeight", "idealHeight"] where b.double(name) == .infinity {
+                e.error(b.location(name), "argument '\(name)' must be finite", hint: "only maxWidth and maxHeight may be .infinity")
+                return .invalid
+            }
+            return .view(AnyView(b.view("self")!.frame(minWidth: b.cg("minWidth"), idealWidth: b.cg("idealWidth"), maxWidth: b.cg("maxWidth"),
+                                                       minHeight: b.cg("minHeight"), idealHeight: b.cg("idealHeight"), maxHeight: b.cg("maxHeight"),
+                                                       alignment: b.alignment("alignment") ?? .center)))
+        },
+        Builtin("layoutPriority", "_ value: number") { b, _ in .view(AnyView(b.view("self")!.layoutPriority(b.double("value")!))) },
+        Builtin("id", "_ id: any") { b, e in
+            guard let id = e.identity(b.values["id"]!) else {
+                e.error(b.location("id"), "an id must be a number, a string or a boolean, got \(b.values["id"]!.kindName)")
+                return .invalid
+            }
+            return .view(AnyView(b.view("self")!.id(id)))
+        },
+        Builtin("geometryGroup", "") { b, _ in .view(AnyView(b.view("self")!.geometryGroup())) },
         Builtin("padding", "") { b, _ in .view(AnyView(b.view("self")!.padding())) },
         Builtin("padding", "_ length: number") { b, _ in .view(AnyView(b.view("self")!.padding(b.cg("length")!))) },
         Builtin("padding", "_ edges: edges, _ length: number?") { b, _ in
@@ -272,6 +298,17 @@ extension Evaluator {
     func content(_ b: Bound) throws -> AnyView {
         let (closure, scope) = b.closure("content")!
         return try buildViews(closure, scope, at: b.location("content"))
+    }
+
+    /// A value usable as a view identity (`.id(_:)`, a `ForEach` element).
+    func identity(_ value: Value) -> String? {
+        switch value {
+        case .int(let v): "i\(v)"
+        case .double(let v): "d\(v)"
+        case .string(let v): "s\(v)"
+        case .bool(let v): "b\(v)"
+        default: nil
+        }
     }
 
     /// Reports a negative argument; true when it is fine (or absent).

@@ -149,7 +149,8 @@ extension Evaluator {
             if bound.values.values.contains(where: \.isInvalid) { return .invalid }
             if builtin.checksCoordinates {
                 for parameter in signature.parameters {
-                    guard case .double(let v)? = bound.values[parameter.name], abs(v) > limits.maximumCoordinate else { continue }
+                    guard case .double(let v)? = bound.values[parameter.name], abs(v) > limits.maximumCoordinate,
+                          !(parameter.type == .length && v == .infinity) else { continue }
                     error(bound.location(parameter.name),
                           "\(parameter.label.map { "argument '\($0)'" } ?? "argument \(parameter.name)") is \(v.plainDescription), beyond the limit of ±\(Int(limits.maximumCoordinate))",
                           hint: "scene geometry is in points; raise the limit with --max-coordinate if you mean it")
@@ -160,7 +161,7 @@ extension Evaluator {
         }
         guard let best else { return .invalid }
         var hint = best.mismatch.hint
-        if overloads.count > 1 && best.progress < 1000 {
+        if overloads.count > 1 && best.progress < 1000 && best.mismatch.hint == nil {
             hint = "the forms are " + overloads.map(\.signature.displayName).joined(separator: ", ")
         }
         error(best.location, best.mismatch.message, hint: hint)

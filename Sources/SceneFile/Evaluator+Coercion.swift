@@ -33,6 +33,16 @@ extension Evaluator {
             case .member(let name): return unknownMember(name, "Double")
             default: return mismatch()
             }
+        case .length:
+            switch value {
+            case .int(let v): return .success(.double(Double(v)))
+            case .double(let v):
+                guard !v.isNaN, v != -.infinity else { return .failure(Mismatch(message: "\(argument) must be a number or .infinity, got \(v)")) }
+                return .success(value)
+            case .member("infinity"): return .success(.double(.infinity))
+            case .member(let name): return unknownMember(name, "CGFloat")
+            default: return mismatch()
+            }
         case .int:
             switch value {
             case .int: return .success(value)

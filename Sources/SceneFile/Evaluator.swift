@@ -238,7 +238,11 @@ final class Evaluator {
     func buildViews(_ closure: Closure, _ captured: Scope, arguments: [Value] = [], at location: SourceLocation) throws -> AnyView {
         var views: [AnyView] = []
         for (value, where_) in try invoke(closure, captured, with: arguments, at: location) {
-            if let view = asView(value, at: where_, context: "a view builder") { views.append(view) }
+            // Identity by where the view is written, as a Swift builder's position gives it: a
+            // view added or removed by an `if` does not take another's place in an animation.
+            if let view = asView(value, at: where_, context: "a view builder") {
+                views.append(AnyView(view, sourceLine: where_.line, column: where_.column))
+            }
         }
         return views.count == 1 ? views[0] : AnyView(sequence: views)
     }

@@ -4,7 +4,7 @@ import SceneGraph
 /// What a parameter accepts. Coercion (`Evaluator.coerce`) turns an argument into the canonical
 /// value of the type, resolving member shorthand (`.blue`, `.topLeading`, `.multiply`) by it.
 enum ParamType: String, Sendable {
-    case number, int, bool, string, color, angle, point, size, rect, unitPoint, alignment
+    case number, length, int, bool, string, color, angle, point, size, rect, unitPoint, alignment
     case horizontalAlignment, verticalAlignment, blendMode, colorMode, cornerStyle, lineCap, lineJoin
     case edges, colorSpace, view, shape, insettableShape, style, gradient, stops, colors, numbers, points
     case strokeStyle, fillStyle, transform, closure, keyPath, sequence, any
@@ -13,6 +13,7 @@ enum ParamType: String, Sendable {
     var expectation: String {
         switch self {
         case .number: "a number"
+        case .length: "a length (a number, or .infinity)"
         case .int: "an integer"
         case .bool: "a boolean"
         case .string: "a string"
@@ -67,6 +68,7 @@ enum ParamType: String, Sendable {
         case .edges: ["top", "leading", "bottom", "trailing", "all", "horizontal", "vertical"]
         case .color, .style, .view: namedColors.keys.sorted()
         case .number: ["pi"]
+        case .length: ["infinity"]
         case .angle: ["zero"]
         case .transform: ["identity"]
         default: []

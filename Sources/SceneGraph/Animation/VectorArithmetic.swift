@@ -1,7 +1,7 @@
 import Foundation
 
 /// A type that can be interpolated: added, subtracted and scaled (SwiftUI's
-/// `VectorArithmetic`). Interpolation itself arrives with the animation issue.
+/// `VectorArithmetic`).
 public protocol VectorArithmetic: AdditiveArithmetic {
     /// Multiplies every component by `rhs`.
     mutating func scale(by rhs: Double)
@@ -15,6 +15,10 @@ extension VectorArithmetic {
         var copy = self
         copy.scale(by: rhs)
         return copy
+    }
+    /// `amount` of the way from this value (0) to `other` (1): self + (other − self) × amount.
+    public func interpolated(towards other: Self, amount: Double) -> Self {
+        self + (other - self).scaled(by: amount)
     }
 }
 

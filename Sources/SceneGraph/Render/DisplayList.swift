@@ -175,7 +175,7 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
     switch node {
     case .empty:
         break
-    case let .shape(makePath, style, rule):
+    case let .shape(geometry, style, rule):
         guard context.opacity > 0 else { return }
         // As in SwiftUI, a shape draws in its own space, (0, 0) at its frame's origin: a `Path`
         // view's coordinates are relative to where layout put it.
@@ -183,48 +183,21 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         var fill = style._fill(in: local)
         if let matrix = context.colorMatrix { fill = fill.mapColors(matrix.apply(to:)) }
         fill = fill.transformed(by: place).opacity(context.opacity)
-        items.append(.fill(makePath(local).applying(place), fill, rule,
+        items.append(.fill(geometry.path(local).applying(place), fill, rule,
                            blendMode: context.blendMode ?? .normal, clips: context.clips,
                            shadows: context.shadows.map { var s = $0; s.color = s.color.opacity(context.opacity); return s }))
-    case .sequence, .zstack:
-        let alignment: Alignment
-        if case .zstack(let a, _) = node { alignment = a } else { alignment = .center }
-        for child in ViewNode.children(node.stackChildren) {
-            let s = size(of: child, proposal: ProposedSize(width: rect.width, height: rect.height))
-            lower(child, in: alignment.place(s, in: rect), context: context, into: &items)
-        }
-    case let .stack(axis, alignment, spacing, children):
-        let sizes = stackSizes(children, axis: axis, spacing: spacing, proposal: ProposedSize(width: rect.width, height: rect.height))
-        var position = axis == 0 ? rect.minX : rect.minY
-        for (child, s) in zip(children, sizes) {
-            let childRect = axis == 0
-                ? CGRect(x: position, y: rect.minY + (rect.height - s.height) * alignment, width: s.width, height: s.height)
-                : CGRect(x: rect.minX + (rect.width - s.width) * alignment, y: position, width: s.width, height: s.height)
+    case .spacer:
+        break
+    case .sequence, .zstack, .stack, .padding, .frame, .flexibleFrame, .placed, .offset, .position, .fixedSize, .layered,
+         .layoutPriority, .identity, .geometryGroup:
+        for (child, childRect) in childRects(of: node, in: rect) {
             lower(child, in: childRect, context: context, into: &items)
-            position += (axis == 0 ? s.width : s.height) + spacing
         }
-    case let .padding(top, leading, bottom, trailing, child):
-        let inner = CGRect(x: rect.minX + leading, y: rect.minY + top,
-                           width: max(0, rect.width - leading - trailing), height: max(0, rect.height - top - bottom))
-        let s = size(of: child, proposal: ProposedSize(width: inner.width, height: inner.height))
-        lower(child, in: Alignment.center.place(s, in: inner), context: context, into: &items)
-    case let .frame(width, height, alignment, child):
-        let s = size(of: child, proposal: ProposedSize(width: width ?? rect.width, height: height ?? rect.height))
-        lower(child, in: alignment.place(s, in: rect), context: context, into: &items)
-    case let .offset(d, child):
-        lower(child, in: rect.offsetBy(dx: d.width, dy: d.height), context: context, into: &items)
-    case let .position(p, child):
-        let s = size(of: child, proposal: ProposedSize(width: rect.width, height: rect.height))
-        lower(child, in: CGRect(x: rect.minX + p.x - s.width / 2, y: rect.minY + p.y - s.height / 2, width: s.width, height: s.height),
-              context: context, into: &items)
-    case let .fixedSize(horizontal, vertical, child):
-        let s = size(of: child, proposal: ProposedSize(width: horizontal ? nil : rect.width, height: vertical ? nil : rect.height))
-        lower(child, in: Alignment.center.place(s, in: rect), context: context, into: &items)
     case let .transformEffect(t, anchor, child):
         // About the anchor, in points, then on to device space: a transform written outside
         // composes after (to the left of) the ones inside.
         let a = anchor.point(in: rect)
-        let local = CGAffineTransform(translationX: -a.x, y: -a.y).concatenating(t)
+        let local = CGAffineTransform(translationX: -a.x, y: -a.y).concatenating(t.matrix)
             .concatenating(CGAffineTransform(translationX: a.x, y: a.y))
         var inner = context
         inner.transform = local.concatenating(context.transform)
@@ -254,26 +227,22 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         let shadowColor = context.colorMatrix.map { $0.apply(to: color) } ?? color
         inner.shadows.append(DropShadow(color: shadowColor, sigma: Double(radius) / 2 * scale, offset: d))
         lower(child, in: rect, context: inner, into: &items)
-    case let .clip(makePath, rule, child):
+    case let .clip(geometry, rule, child):
         var inner = context
         let (local, place) = localSpace(rect, context.transform)
-        inner.clips.append(ClipPath(path: makePath(local).applying(place), fillRule: rule))
+        inner.clips.append(ClipPath(path: geometry.path(local).applying(place), fillRule: rule))
         lower(child, in: rect, context: inner, into: &items)
-    case let .layered(primary, secondary, alignment, inFront):
-        let s = size(of: secondary, proposal: ProposedSize(width: rect.width, height: rect.height))
-        if inFront { lower(primary, in: rect, context: context, into: &items) }
-        lower(secondary, in: alignment.place(s, in: rect), context: context, into: &items)
-        if !inFront { lower(primary, in: rect, context: context, into: &items) }
-    case let .drawingGroup(opaque, mode, child):
+    case let .drawingGroup(opaque, mode, _):
         // Lowered in the group's own space: origin at its frame's top-left, in pixels at the
         // render scale, so the same subtree lowers to the same children wherever it is placed
         // (the cache's key). Outer transforms only move the finished image.
         let s = context.scale
         let width = Int((rect.width * s - 1e-9).rounded(.up)), height = Int((rect.height * s - 1e-9).rounded(.up))
-        var local = LowerContext(transform: CGAffineTransform(scaleX: s, y: s), opacity: 1, blendMode: nil, notes: context.notes, scale: s)
-        local.clips = []
+        let local = LowerContext(transform: CGAffineTransform(scaleX: s, y: s), opacity: 1, blendMode: nil, notes: context.notes, scale: s)
         var children: [DisplayItem] = []
-        lower(child, in: CGRect(origin: .zero, size: rect.size), context: local, into: &children)
+        for (content, contentRect) in childRects(of: node, in: rect) {
+            lower(content, in: contentRect, context: local, into: &children)
+        }
         guard width > 0, height > 0, (!children.isEmpty || opaque), context.opacity > 0 else { return }
         let placement = CGAffineTransform(scaleX: 1 / s, y: 1 / s)
             .concatenating(CGAffineTransform(translationX: rect.minX, y: rect.minY)).concatenating(context.transform)
@@ -293,10 +262,10 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
             items.append(.blur(sigma: sigma, opaque: opaque, opacity: context.opacity, blendMode: context.blendMode ?? .normal,
                                clips: context.clips, shadows: context.shadows, children))
         }
-    case let .mask(alignment, mask, child):
-        let children = lowerIsolated(child, in: rect, context: context)
-        let s = size(of: mask, proposal: ProposedSize(width: rect.width, height: rect.height))
-        let maskItems = lowerIsolated(mask, in: alignment.place(s, in: rect), context: context)
+    case .mask:
+        let parts = childRects(of: node, in: rect)
+        let children = lowerIsolated(parts[0].0, in: parts[0].1, context: context)
+        let maskItems = lowerIsolated(parts[1].0, in: parts[1].1, context: context)
         if !children.isEmpty, !maskItems.isEmpty, context.opacity > 0 {
             items.append(.mask(opacity: context.opacity, blendMode: context.blendMode ?? .normal, clips: context.clips,
                                shadows: context.shadows, mask: maskItems, children))

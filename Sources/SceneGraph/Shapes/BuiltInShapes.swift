@@ -27,6 +27,11 @@ public struct RoundedRectangle: InsettableShape {
         self.init(cornerSize: CGSize(width: cornerRadius, height: cornerRadius), style: style)
     }
 
+    /// The corner size animates, as in SwiftUI.
+    public var animatableData: AnimatablePair<CGFloat, CGFloat> {
+        get { AnimatablePair(cornerSize.width, cornerSize.height) }
+        set { cornerSize = CGSize(width: newValue.first, height: newValue.second) }
+    }
     public func path(in rect: CGRect) -> Path {
         let size = CGSize(width: max(0, cornerSize.width - insetAmount), height: max(0, cornerSize.height - insetAmount))
         return Path(roundedRect: rect.insetBy(dx: insetAmount, dy: insetAmount), cornerSize: size, style: style)

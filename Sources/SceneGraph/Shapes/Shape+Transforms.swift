@@ -6,6 +6,10 @@ public struct OffsetShape<Content: Shape>: Shape {
     public var offset: CGSize
     public init(shape: Content, offset: CGSize) { self.shape = shape; self.offset = offset }
     public func path(in rect: CGRect) -> Path { shape.path(in: rect).offsetBy(dx: offset.width, dy: offset.height) }
+    public var animatableData: AnimatablePair<AnimatablePair<CGFloat, CGFloat>, Content.AnimatableData> {
+        get { AnimatablePair(AnimatablePair(offset.width, offset.height), shape.animatableData) }
+        set { offset = CGSize(width: newValue.first.first, height: newValue.first.second); shape.animatableData = newValue.second }
+    }
 }
 
 extension OffsetShape: InsettableShape where Content: InsettableShape {
@@ -29,6 +33,10 @@ public struct ScaledShape<Content: Shape>: Shape {
             .concatenating(CGAffineTransform(translationX: a.x, y: a.y))
         return shape.path(in: rect).applying(t)
     }
+    public var animatableData: AnimatablePair<AnimatablePair<CGFloat, CGFloat>, Content.AnimatableData> {
+        get { AnimatablePair(AnimatablePair(scale.width, scale.height), shape.animatableData) }
+        set { scale = CGSize(width: newValue.first.first, height: newValue.first.second); shape.animatableData = newValue.second }
+    }
 }
 
 /// A shape rotated about an anchor point of its frame, clockwise on screen for positive angles
@@ -46,6 +54,10 @@ public struct RotatedShape<Content: Shape>: Shape {
             .concatenating(CGAffineTransform(rotationAngle: angle.radians))
             .concatenating(CGAffineTransform(translationX: a.x, y: a.y))
         return shape.path(in: rect).applying(t)
+    }
+    public var animatableData: AnimatablePair<Double, Content.AnimatableData> {
+        get { AnimatablePair(angle.radians, shape.animatableData) }
+        set { angle = .radians(newValue.first); shape.animatableData = newValue.second }
     }
 }
 
@@ -72,6 +84,15 @@ public struct _TrimmedShape<Content: Shape>: Shape {
     public var endFraction: CGFloat
     public func path(in rect: CGRect) -> Path {
         shape.path(in: rect).trimmedPath(from: startFraction, to: endFraction)
+    }
+    /// Both ends animate, as in SwiftUI, with the trimmed shape's own data.
+    public var animatableData: AnimatablePair<AnimatablePair<CGFloat, CGFloat>, Content.AnimatableData> {
+        get { AnimatablePair(AnimatablePair(startFraction, endFraction), shape.animatableData) }
+        set {
+            startFraction = newValue.first.first
+            endFraction = newValue.first.second
+            shape.animatableData = newValue.second
+        }
     }
 }
 

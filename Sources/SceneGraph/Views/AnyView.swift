@@ -11,6 +11,11 @@ public struct AnyView: View, PrimitiveView {
     public init<V: View>(_ view: V) { node = resolve(view) }
     /// Several views in order, laid out by the enclosing container as separate children.
     public init(sequence views: [AnyView]) { node = .sequence(views.map(\.node)) }
+    /// The view with a structural identity from where a scene file wrote it: animation matches
+    /// views written at the same place in two states.
+    public init(_ view: AnyView, sourceLine line: Int, column: Int) {
+        node = .identity(StructuralID.source(line: line, column: column), view.node)
+    }
     public var body: EmptyView { EmptyView() }
     func makeNode() -> ViewNode { node }
 }
@@ -41,7 +46,7 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
         self.content = content
     }
     public var body: EmptyView { EmptyView() }
-    func makeNode() -> ViewNode { .sequence(data.map { resolve(content($0)) }) }
+    func makeNode() -> ViewNode { .sequence(data.map { .identity(ExplicitID($0[keyPath: id]), resolve(content($0))) }) }
 }
 
 extension ForEach where Data == Range<Int>, ID == Int {

@@ -2,7 +2,7 @@ import Foundation
 
 extension Color: View, PrimitiveView {
     public var body: EmptyView { EmptyView() }
-    func makeNode() -> ViewNode { .shape({ Path($0) }, style: self, fillRule: .nonZero) }
+    func makeNode() -> ViewNode { .shape(ShapeGeometry(Rectangle()), style: self, fillRule: .nonZero) }
 }
 
 /// A shape filled with a style, a colour or a gradient (what `Shape.fill(_:style:)` returns).
@@ -12,8 +12,7 @@ public struct _ShapeView<Content: Shape, Style: ShapeStyle>: View, PrimitiveView
     public var fillRule: FillRule
     public var body: EmptyView { EmptyView() }
     func makeNode() -> ViewNode {
-        let shape = self.shape
-        return .shape({ shape.path(in: $0) }, style: style, fillRule: fillRule)
+        .shape(ShapeGeometry(shape), style: style, fillRule: fillRule)
     }
 }
 

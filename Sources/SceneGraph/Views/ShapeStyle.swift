@@ -123,7 +123,7 @@ public struct LinearGradient: ShapeStyle, View, PrimitiveView {
     }
     // A gradient is also a view that fills its frame, as in SwiftUI.
     public var body: EmptyView { EmptyView() }
-    func makeNode() -> ViewNode { .shape({ Path($0) }, style: self, fillRule: .nonZero) }
+    func makeNode() -> ViewNode { .shape(ShapeGeometry(Rectangle()), style: self, fillRule: .nonZero) }
 }
 
 /// A radial gradient between two circles around a unit point of the frame, radii in points.
@@ -144,7 +144,7 @@ public struct RadialGradient: ShapeStyle, View, PrimitiveView {
     }
     // A gradient is also a view that fills its frame, as in SwiftUI.
     public var body: EmptyView { EmptyView() }
-    func makeNode() -> ViewNode { .shape({ Path($0) }, style: self, fillRule: .nonZero) }
+    func makeNode() -> ViewNode { .shape(ShapeGeometry(Rectangle()), style: self, fillRule: .nonZero) }
 }
 
 /// An angular (conic) gradient around a unit point of the frame, clockwise on screen from
@@ -174,5 +174,5 @@ public struct AngularGradient: ShapeStyle, View, PrimitiveView {
     }
     // A gradient is also a view that fills its frame, as in SwiftUI.
     public var body: EmptyView { EmptyView() }
-    func makeNode() -> ViewNode { .shape({ Path($0) }, style: self, fillRule: .nonZero) }
+    func makeNode() -> ViewNode { .shape(ShapeGeometry(Rectangle()), style: self, fillRule: .nonZero) }
 }

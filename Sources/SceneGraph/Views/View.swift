@@ -45,7 +45,9 @@ public struct TupleView<each Content: View>: View, PrimitiveView {
     public var body: EmptyView { EmptyView() }
     func makeNode() -> ViewNode {
         var nodes: [ViewNode] = []
-        for view in repeat each content { nodes.append(resolve(view)) }
+        for view in repeat each content {
+            nodes.append(.identity(StructuralID.position(nodes.count), resolve(view)))
+        }
         return .sequence(nodes)
     }
 }
@@ -57,8 +59,8 @@ public enum _ConditionalContent<TrueContent: View, FalseContent: View>: View, Pr
     public var body: EmptyView { EmptyView() }
     func makeNode() -> ViewNode {
         switch self {
-        case .first(let v): resolve(v)
-        case .second(let v): resolve(v)
+        case .first(let v): .identity(StructuralID.branch(true), resolve(v))
+        case .second(let v): .identity(StructuralID.branch(false), resolve(v))
         }
     }
 }

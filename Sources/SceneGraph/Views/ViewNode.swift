@@ -6,22 +6,36 @@ indirect enum ViewNode {
     case empty
     /// Several children that the enclosing container lays out (a builder block, a list).
     case sequence([ViewNode])
-    case shape((CGRect) -> Path, style: any ShapeStyle, fillRule: FillRule)
+    case shape(ShapeGeometry, style: any ShapeStyle, fillRule: FillRule)
     case zstack(Alignment, [ViewNode])
     /// A horizontal (axis 0) or vertical (axis 1) stack: cross-axis alignment as a fraction,
-    /// spacing between children.
-    case stack(axis: Int, alignment: Double, spacing: CGFloat, [ViewNode])
+    /// spacing between children (nil: SwiftUI's default, 8 between views, none beside a
+    /// `Spacer`).
+    case stack(axis: Int, alignment: Double, spacing: CGFloat?, [ViewNode])
+    /// Flexible room along a stack's axis (SwiftUI's `Spacer`), at least `minLength`.
+    case spacer(minLength: CGFloat?)
     case padding(top: CGFloat, leading: CGFloat, bottom: CGFloat, trailing: CGFloat, ViewNode)
     case frame(width: CGFloat?, height: CGFloat?, alignment: Alignment, ViewNode)
+    /// `frame(minWidth:idealWidth:maxWidth:minHeight:idealHeight:maxHeight:alignment:)`.
+    case flexibleFrame(FlexibleFrame, alignment: Alignment, ViewNode)
+    /// A stack serves children of higher priority first (SwiftUI's `layoutPriority`).
+    case layoutPriority(Double, ViewNode)
+    /// An explicit or structural identity: what animation matches views by.
+    case identity(AnyHashable, ViewNode)
+    /// Animation interpolates this view's frame as one unit and its content inside it.
+    case geometryGroup(ViewNode)
+    /// Set by animation only: the child goes exactly in this rectangle (an interpolated frame),
+    /// whatever its parent's layout says.
+    case placed(CGRect, ViewNode)
     case offset(CGSize, ViewNode)
     /// A transform about an anchor of the view's frame (rotation, scale, arbitrary), drawing only.
-    case transformEffect(CGAffineTransform, anchor: UnitPoint, ViewNode)
+    case transformEffect(EffectTransform, anchor: UnitPoint, ViewNode)
     case opacity(Double, ViewNode)
     case blendMode(BlendMode, ViewNode)
     /// A drop shadow: colour, radius (σ = radius / 2), offset, in points.
     case shadow(Color, radius: CGFloat, offset: CGSize, ViewNode)
     /// Clips the drawing to a shape laid out in the view's frame.
-    case clip((CGRect) -> Path, FillRule, ViewNode)
+    case clip(ShapeGeometry, FillRule, ViewNode)
     /// `secondary` laid out in `primary`'s frame, behind it (background) or in front (overlay).
     case layered(primary: ViewNode, secondary: ViewNode, alignment: Alignment, secondaryInFront: Bool)
     case compositingGroup(ViewNode)
@@ -60,6 +74,11 @@ indirect enum ViewNode {
         switch self {
         case let .padding(t, l, b, r, child): (child, { .padding(top: t, leading: l, bottom: b, trailing: r, $0) })
         case let .frame(w, h, a, child): (child, { .frame(width: w, height: h, alignment: a, $0) })
+        case let .flexibleFrame(f, a, child): (child, { .flexibleFrame(f, alignment: a, $0) })
+        case let .layoutPriority(p, child): (child, { .layoutPriority(p, $0) })
+        case let .identity(id, child): (child, { .identity(id, $0) })
+        case let .geometryGroup(child): (child, { .geometryGroup($0) })
+        case let .placed(r, child): (child, { .placed(r, $0) })
         case let .offset(d, child): (child, { .offset(d, $0) })
         case let .transformEffect(t, anchor, child): (child, { .transformEffect(t, anchor: anchor, $0) })
         case let .opacity(o, child): (child, { .opacity(o, $0) })
@@ -74,9 +93,61 @@ indirect enum ViewNode {
         case let .colorEffect(m, child): (child, { .colorEffect(m, $0) })
         case let .position(p, child): (child, { .position(p, $0) })
         case let .fixedSize(h, v, child): (child, { .fixedSize(horizontal: h, vertical: v, $0) })
-        case .empty, .sequence, .shape, .zstack, .stack: nil
+        case .empty, .sequence, .shape, .zstack, .stack, .spacer: nil
         }
     }
+
+    /// The node under any identity and priority wrappers (what a stack asks about a child).
+    var unwrapped: ViewNode {
+        switch self {
+        case .identity(_, let child), .layoutPriority(_, let child): child.unwrapped
+        default: self
+        }
+    }
+}
+
+/// A shape's path as a function of its frame, and how to move the shape's `animatableData`
+/// part of the way from another shape of the same type (the other parameters jump).
+struct ShapeGeometry {
+    let path: (CGRect) -> Path
+    /// The shape itself, to find its counterpart's type and animatable data.
+    let shape: Any
+    /// This shape with its animatable data at `progress` between `from`'s (0) and its own
+    /// (1); nil when `from` is a different kind of shape.
+    let interpolated: (_ from: ShapeGeometry, _ progress: Double) -> ShapeGeometry?
+
+    init<S: Shape>(_ shape: S) {
+        path = { shape.path(in: $0) }
+        self.shape = shape
+        interpolated = { from, progress in
+            guard let old = from.shape as? S else { return nil }
+            var s = shape
+            s.animatableData = old.animatableData.interpolated(towards: shape.animatableData, amount: progress)
+            return ShapeGeometry(s)
+        }
+    }
+}
+
+/// A transform effect, kept as its parameters so that animation interpolates angles and
+/// scales rather than matrix entries (a half-turn through matrix entries would collapse).
+enum EffectTransform {
+    case rotation(radians: Double)
+    case scale(x: CGFloat, y: CGFloat)
+    case affine(CGAffineTransform)
+
+    var matrix: CGAffineTransform {
+        switch self {
+        case .rotation(let r): CGAffineTransform(rotationAngle: r)
+        case let .scale(x, y): CGAffineTransform(scaleX: x, y: y)
+        case .affine(let t): t
+        }
+    }
+}
+
+/// The bounds of a flexible frame; nil leaves a bound to the child.
+struct FlexibleFrame: Hashable {
+    var minWidth: CGFloat?, idealWidth: CGFloat?, maxWidth: CGFloat?
+    var minHeight: CGFloat?, idealHeight: CGFloat?, maxHeight: CGFloat?
 }
 
 /// Where a child sits in a larger space, as fractions of the free room (SwiftUI's `Alignment`).
@@ -142,7 +213,7 @@ public struct HStack<Content: View>: View, PrimitiveView {
     }
     public var body: EmptyView { EmptyView() }
     func makeNode() -> ViewNode {
-        .stack(axis: 0, alignment: alignment.fraction, spacing: spacing ?? defaultStackSpacing, ViewNode.children(resolve(content)))
+        .stack(axis: 0, alignment: alignment.fraction, spacing: spacing, ViewNode.children(resolve(content)))
     }
 }
 
@@ -158,7 +229,7 @@ public struct VStack<Content: View>: View, PrimitiveView {
     }
     public var body: EmptyView { EmptyView() }
     func makeNode() -> ViewNode {
-        .stack(axis: 1, alignment: alignment.fraction, spacing: spacing ?? defaultStackSpacing, ViewNode.children(resolve(content)))
+        .stack(axis: 1, alignment: alignment.fraction, spacing: spacing, ViewNode.children(resolve(content)))
     }
 }
 
@@ -189,19 +260,19 @@ extension View {
     /// Rotates the drawing about `anchor` of the view's frame (clockwise on screen for positive
     /// angles), without changing layout. Composes into every leaf's transform.
     public func rotationEffect(_ angle: Angle, anchor: UnitPoint = .center) -> _ModifiedView<Self> {
-        _ModifiedView(content: self) { .transformEffect(CGAffineTransform(rotationAngle: angle.radians), anchor: anchor, $0) }
+        _ModifiedView(content: self) { .transformEffect(.rotation(radians: angle.radians), anchor: anchor, $0) }
     }
     /// Scales the drawing about `anchor` of the view's frame, without changing layout.
     public func scaleEffect(_ scale: CGFloat, anchor: UnitPoint = .center) -> _ModifiedView<Self> {
         scaleEffect(x: scale, y: scale, anchor: anchor)
     }
     public func scaleEffect(x: CGFloat = 1, y: CGFloat = 1, anchor: UnitPoint = .center) -> _ModifiedView<Self> {
-        _ModifiedView(content: self) { .transformEffect(CGAffineTransform(scaleX: x, y: y), anchor: anchor, $0) }
+        _ModifiedView(content: self) { .transformEffect(.scale(x: x, y: y), anchor: anchor, $0) }
     }
     /// Applies `transform` to the drawing (in the view's coordinates, origin at its frame's
     /// top-leading corner), without changing layout.
     public func transformEffect(_ transform: CGAffineTransform) -> _ModifiedView<Self> {
-        _ModifiedView(content: self) { .transformEffect(transform, anchor: .topLeading, $0) }
+        _ModifiedView(content: self) { .transformEffect(.affine(transform), anchor: .topLeading, $0) }
     }
     /// Moves the drawing without changing layout.
     public func offset(x: CGFloat = 0, y: CGFloat = 0) -> _ModifiedView<Self> {
@@ -224,7 +295,7 @@ extension View {
     /// anti-aliased coverage, so shared edges show a fringe; after `compositingGroup()` the clip
     /// applies once to the composite.
     public func clipShape<S: Shape>(_ shape: S, style: FillStyle = FillStyle()) -> _ModifiedView<Self> {
-        _ModifiedView(content: self) { .clip({ shape.path(in: $0) }, style.isEOFilled ? .evenOdd : .nonZero, $0) }
+        _ModifiedView(content: self) { .clip(ShapeGeometry(shape), style.isEOFilled ? .evenOdd : .nonZero, $0) }
     }
     /// Clips the drawing to the view's frame.
     public func clipped(antialiased: Bool = false) -> _ModifiedView<Self> {

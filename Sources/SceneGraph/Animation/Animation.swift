@@ -1,0 +1,213 @@
+import Foundation
+
+/// How a change moves from its old value (progress 0) to its new one (1) over time (SwiftUI's
+/// `Animation`): timing curves, springs, and their delay, speed and repetition.
+///
+/// ```swift
+/// let animation = Animation.easeInOut(duration: 1.2).delay(0.1)
+/// animation.progress(at: 0.7)   // 0.5: half-way, 0.6 s into the curve
+/// ```
+public struct Animation: Hashable, Sendable, CustomStringConvertible {
+    indirect enum Kind: Hashable, Sendable {
+        /// A cubic Bézier timing curve from (0, 0) to (1, 1) with these control points.
+        case curve(x1: Double, y1: Double, x2: Double, y2: Double, duration: Double)
+        /// A unit spring released from rest at 0 towards 1.
+        case spring(response: Double, dampingFraction: Double, blendDuration: Double)
+        case delay(Double, Kind)
+        case speed(Double, Kind)
+        case repeated(count: Int?, autoreverses: Bool, Kind)
+    }
+    let kind: Kind
+    init(_ kind: Kind) { self.kind = kind }
+
+    /// SwiftUI's default durations for the timing curves.
+    public static let defaultDuration = 0.35
+
+    /// The default animation: `easeInOut` over 0.35 s (SwiftUI's classic default; newer
+    /// SwiftUI releases default to a spring, which `.smooth` gives here).
+    public static let `default` = Animation.easeInOut(duration: defaultDuration)
+
+    public static func linear(duration: Double = defaultDuration) -> Animation { timingCurve(0, 0, 1, 1, duration: duration) }
+    public static var linear: Animation { linear() }
+    /// Core Animation's ease-in, (0.42, 0) (1, 1).
+    public static func easeIn(duration: Double = defaultDuration) -> Animation { timingCurve(0.42, 0, 1, 1, duration: duration) }
+    public static var easeIn: Animation { easeIn() }
+    /// Core Animation's ease-out, (0, 0) (0.58, 1).
+    public static func easeOut(duration: Double = defaultDuration) -> Animation { timingCurve(0, 0, 0.58, 1, duration: duration) }
+    public static var easeOut: Animation { easeOut() }
+    /// Core Animation's ease-in-ease-out, (0.42, 0) (0.58, 1).
+    public static func easeInOut(duration: Double = defaultDuration) -> Animation { timingCurve(0.42, 0, 0.58, 1, duration: duration) }
+    public static var easeInOut: Animation { easeInOut() }
+
+    /// A cubic Bézier curve through (0, 0), (c0x, c0y), (c1x, c1y), (1, 1): time on x, progress
+    /// on y. The x controls are clamped to [0, 1] so that time never runs backwards.
+    public static func timingCurve(_ c0x: Double, _ c0y: Double, _ c1x: Double, _ c1y: Double,
+                                   duration: Double = defaultDuration) -> Animation {
+        Animation(.curve(x1: clampUnit(c0x), y1: finite(c0y), x2: clampUnit(c1x), y2: finite(c1y), duration: positive(duration)))
+    }
+
+    /// A spring (SwiftUI's `spring(response:dampingFraction:blendDuration:)`): a unit mass with
+    /// stiffness (2π / response)² and damping 4π·dampingFraction / response, released at rest.
+    /// `blendDuration` only matters when a running animation is retargeted, which a rendered
+    /// change from one state to another never does; it is kept for source compatibility.
+    public static func spring(response: Double = 0.5, dampingFraction: Double = 0.825, blendDuration: Double = 0) -> Animation {
+        Animation(.spring(response: max(1e-3, positive(response)), dampingFraction: max(0, finite(dampingFraction)), blendDuration: max(0, finite(blendDuration))))
+    }
+    public static var spring: Animation { spring(response: 0.5) }
+    /// A spring given by its perceptual duration and bounce (SwiftUI's
+    /// `spring(duration:bounce:)`): response = duration, damping fraction 1 − bounce (bounce ≥
+    /// 0) or 1 / (1 + bounce) (bounce < 0).
+    public static func spring(duration: Double = 0.5, bounce: Double = 0, blendDuration: Double = 0) -> Animation {
+        let b = min(0.99, max(-0.99, finite(bounce)))
+        return spring(response: duration, dampingFraction: b >= 0 ? 1 - b : 1 / (1 + b), blendDuration: blendDuration)
+    }
+    /// A spring with no bounce (SwiftUI's `.smooth`).
+    public static func smooth(duration: Double = 0.5, extraBounce: Double = 0) -> Animation { spring(duration: duration, bounce: extraBounce) }
+    public static var smooth: Animation { smooth() }
+    /// A spring with a little bounce, 0.15 (SwiftUI's `.snappy`).
+    public static func snappy(duration: Double = 0.5, extraBounce: Double = 0) -> Animation { spring(duration: duration, bounce: 0.15 + extraBounce) }
+    public static var snappy: Animation { snappy() }
+    /// A spring with a visible bounce, 0.3 (SwiftUI's `.bouncy`).
+    public static func bouncy(duration: Double = 0.5, extraBounce: Double = 0) -> Animation { spring(duration: duration, bounce: 0.3 + extraBounce) }
+    public static var bouncy: Animation { bouncy() }
+
+    /// Starts `seconds` later.
+    public func delay(_ seconds: Double) -> Animation { Animation(.delay(max(0, finite(seconds)), kind)) }
+    /// Runs `factor` times as fast.
+    public func speed(_ factor: Double) -> Animation { Animation(.speed(max(1e-3, positive(factor)), kind)) }
+    /// Plays `count` times, backwards every other time when `autoreverses`; it ends at the new
+    /// value whatever the count (the state has changed).
+    public func repeatCount(_ count: Int, autoreverses: Bool = true) -> Animation {
+        Animation(.repeated(count: max(1, count), autoreverses: autoreverses, kind))
+    }
+    /// Plays forever; its `duration` is infinite, and `period` is one cycle (there and back
+    /// when it autoreverses).
+    public func repeatForever(autoreverses: Bool = true) -> Animation {
+        Animation(.repeated(count: nil, autoreverses: autoreverses, kind))
+    }
+
+    /// The progress `time` seconds after the change: 0 before it starts, the curve's value
+    /// while it runs (a spring overshoots 1), exactly 1 once it has finished.
+    public func progress(at time: Double) -> Double { Self.progress(kind, at: time) }
+
+    /// Seconds until the animation has finished (for a spring: until it stays within 0.001
+    /// of its target, ±1 ms); infinite for `repeatForever`.
+    public var duration: Double { Self.duration(kind) }
+
+    /// One cycle of a repeating animation (there and back when it autoreverses), else
+    /// `duration`: the length of a seamless loop.
+    public var period: Double {
+        func base(_ k: Kind) -> Double {
+            switch k {
+            case .repeated(_, let autoreverses, let inner): Self.duration(inner) * (autoreverses ? 2 : 1)
+            case .delay(_, let inner): base(inner)
+            case .speed(let s, let inner): base(inner) / s
+            default: Self.duration(k)
+            }
+        }
+        return base(kind)
+    }
+
+    public var description: String { "\(kind)" }
+
+    // MARK: - Evaluation
+
+    static func progress(_ kind: Kind, at time: Double) -> Double {
+        guard time > 0 else { return 0 }
+        switch kind {
+        case let .curve(x1, y1, x2, y2, duration):
+            guard time < duration else { return 1 }
+            return bezierProgress(x1, y1, x2, y2, time / duration)
+        case let .spring(response, damping, _):
+            guard time < duration(kind) else { return 1 }
+            return springProgress(response: response, dampingFraction: damping, time: time)
+        case let .delay(d, inner):
+            return progress(inner, at: time - d)
+        case let .speed(s, inner):
+            return progress(inner, at: time * s)
+        case let .repeated(count, autoreverses, inner):
+            let period = duration(inner)
+            guard period > 0, period.isFinite else { return 1 }
+            if let count, time >= period * Double(count) { return 1 }
+            let cycle = (time / period).rounded(.down)
+            let local = time - cycle * period
+            let backwards = autoreverses && Int(cycle.truncatingRemainder(dividingBy: 2)) == 1
+            return progress(inner, at: backwards ? period - local : local)
+        }
+    }
+
+    static func duration(_ kind: Kind) -> Double {
+        switch kind {
+        case .curve(_, _, _, _, let d): d
+        case let .spring(response, damping, _): springSettlingTime(response: response, dampingFraction: damping)
+        case let .delay(d, inner): d + duration(inner)
+        case let .speed(s, inner): duration(inner) / s
+        case let .repeated(count, _, inner): count.map { Double($0) * duration(inner) } ?? .infinity
+        }
+    }
+
+    /// y at the curve parameter whose x is `u`: Newton's method from s = u (converges in a few
+    /// steps for every curve with x controls in [0, 1]), bisection where it stalls.
+    static func bezierProgress(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ u: Double) -> Double {
+        func bezier(_ a: Double, _ b: Double, _ s: Double) -> Double {
+            let t = 1 - s
+            return 3 * t * t * s * a + 3 * t * s * s * b + s * s * s
+        }
+        func slope(_ a: Double, _ b: Double, _ s: Double) -> Double {
+            let t = 1 - s
+            return 3 * t * t * a + 6 * t * s * (b - a) + 3 * s * s * (1 - b)
+        }
+        var s = u
+        for _ in 0..<8 {
+            let error = bezier(x1, x2, s) - u
+            if abs(error) < 1e-12 { return bezier(y1, y2, s) }
+            let d = slope(x1, x2, s)
+            if abs(d) < 1e-9 { break }
+            s = min(1, max(0, s - error / d))
+        }
+        var (lo, hi) = (0.0, 1.0)
+        s = u
+        for _ in 0..<60 {
+            if bezier(x1, x2, s) < u { lo = s } else { hi = s }
+            s = (lo + hi) / 2
+        }
+        return bezier(y1, y2, s)
+    }
+
+    /// The damped oscillator x'' + 2ζω₀x' + ω₀²(x − 1) = 0 from x(0) = 0, x'(0) = 0, with
+    /// ω₀ = 2π / response and ζ the damping fraction, solved in closed form.
+    static func springProgress(response: Double, dampingFraction zeta: Double, time t: Double) -> Double {
+        let w0 = 2 * Double.pi / response
+        if zeta < 1 {
+            let wd = w0 * (1 - zeta * zeta).squareRoot()
+            return 1 - exp(-zeta * w0 * t) * (cos(wd * t) + zeta * w0 / wd * sin(wd * t))
+        } else if zeta == 1 {
+            return 1 - exp(-w0 * t) * (1 + w0 * t)
+        } else {
+            let r = (zeta * zeta - 1).squareRoot()
+            let (r1, r2) = (-w0 * (zeta - r), -w0 * (zeta + r))
+            // x = 1 + A e^{r1 t} + B e^{r2 t}, A + B = −1, r1 A + r2 B = 0.
+            let a = r2 / (r1 - r2), b = -r1 / (r1 - r2)
+            return 1 + a * exp(r1 * t) + b * exp(r2 * t)
+        }
+    }
+
+    /// When a spring has settled: the last time it is 0.001 or more from 1, found by stepping
+    /// 1 ms at a time backwards from an upper bound of the decay envelope.
+    static func springSettlingTime(response: Double, dampingFraction zeta: Double) -> Double {
+        let w0 = 2 * Double.pi / response
+        // The slowest decay rate and a bound on the amplitude give an upper bound.
+        let rate = zeta < 1 ? zeta * w0 : w0 * (zeta - (zeta * zeta - 1).squareRoot())
+        guard rate > 0 else { return .infinity }
+        let amplitude = zeta < 1 ? (1 + zeta * zeta / (1 - zeta * zeta)).squareRoot() + 1 : 2 + w0 * 10
+        var t = max(0.001, log(amplitude / 1e-3) / rate + (zeta >= 1 ? 10 / w0 : 0))
+        t = (t * 1000).rounded(.up) / 1000
+        let step = 0.001
+        while t > step, abs(1 - springProgress(response: response, dampingFraction: zeta, time: t - step)) < 1e-3 { t -= step }
+        return t
+    }
+}
+
+private func finite(_ v: Double) -> Double { v.isFinite ? v : 0 }
+private func positive(_ v: Double) -> Double { v.isFinite && v > 0 ? v : 0 }
+private func clampUnit(_ v: Double) -> Double { min(1, max(0, finite(v))) }
