@@ -48,7 +48,8 @@ demo: deps
 examples: deps
 	$(SWIFT) build -c release --product compose
 	@for scene in Examples/*.scene; do \
-	  .build/release/compose render "$$scene" -o "$${scene%.scene}.png" || exit 1; \
+	  time=""; grep -q '^state ' "$$scene" && time="--time 50%"; \
+	  .build/release/compose render "$$scene" $$time -o "$${scene%.scene}.png" || exit 1; \
 	  echo "rendered $${scene%.scene}.png"; \
 	done
 	Examples/make-readme.sh

@@ -11,11 +11,11 @@ enum Builtins {
 
     /// Free functions, initializers and static methods (`Type.name`), and implicit members
     /// (`.name`).
-    static let functions: [String: [Builtin]] = table(viewConstructors + valueConstructors + mathFunctions)
+    static let functions: [String: [Builtin]] = table(viewConstructors + valueConstructors + mathFunctions + animationConstructors)
 
     /// Names that are types, usable for their static members (`Color.blue`, `Double.pi`).
     static let typeNames: Set<String> = [
-        "Color", "Angle", "Double", "CGFloat", "Float", "Int", "UnitPoint", "Alignment", "CGAffineTransform", "BlendMode",
+        "Animation", "Color", "Angle", "Double", "CGFloat", "Float", "Int", "UnitPoint", "Alignment", "CGAffineTransform", "BlendMode",
         "Gradient", "Gradient.Stop", "CGPoint", "CGSize", "CGRect", "RoundedCornerStyle", "ColorRenderingMode", "CGLineCap",
         "CGLineJoin", "HorizontalAlignment", "VerticalAlignment", "Edge", "Edge.Set",
     ]
@@ -37,6 +37,7 @@ enum Builtins {
         case "UnitPoint": return unitPoints[name].map(Value.unitPoint)
         case "Alignment": return alignments[name].map(Value.alignment)
         case "CGAffineTransform": return name == "identity" ? .transform(.identity) : nil
+        case "Animation": return namedAnimations[name].map(Value.animation)
         case "CGPoint": return name == "zero" ? .point(.zero) : nil
         case "CGSize": return name == "zero" ? .size(.zero) : nil
         case "CGRect": return name == "zero" ? .rect(.zero) : nil
@@ -61,6 +62,7 @@ enum Builtins {
         case "UnitPoint": Array(unitPoints.keys)
         case "Alignment": Array(alignments.keys)
         case "BlendMode": ParamType.blendMode.members
+        case "Animation": Array(namedAnimations.keys)
         default: []
         }
     }
@@ -69,10 +71,9 @@ enum Builtins {
     static let unsupported: [String: String] = {
         let later = "it is on the scene graph's list of what is not built yet (README, 'Not yet')"
         var table: [String: String] = [:]
-        for name in ["Spacer", "Image", "Text", "foregroundColor", "luminanceToAlpha"] {
+        for name in ["Image", "Text", "foregroundColor", "luminanceToAlpha"] {
             table[name] = later
         }
-        table["geometryGroup"] = "it changes animation only, which arrives with 'compose animate'"
         return table
     }()
 

@@ -12,6 +12,7 @@ extension Evaluator {
                 return .invalid
             }
             if name == "canvas" { return try declareCanvas(args, at: l) }
+            if name == "animation" { return try declareAnimation(args, at: l) }
             if let overloads = Builtins.functions[name] { return try dispatch(overloads, args, receiver: nil, at: l) }
             if let reason = Builtins.unsupported[name] {
                 error(l, "'\(name)' is not supported yet: \(reason)")
@@ -44,6 +45,7 @@ extension Evaluator {
             return .invalid
         case .member(let member):
             if let c = namedColors[member] { return try method(name, on: .color(c), args, at: location) }
+            if let a = namedAnimations[member], Builtins.animationMethods[name] != nil { return try method(name, on: .animation(a), args, at: location) }
             error(location, "cannot call '\(name)' on '.\(member)': its type is not known here", hint: "write the type, e.g. 'Color.\(member)'")
             return .invalid
         case .shape:
@@ -61,6 +63,7 @@ extension Evaluator {
             case .double: Builtins.doubleMethods
             case .transform: Builtins.transformMethods
             case .array: Builtins.arrayMethods
+            case .animation: Builtins.animationMethods
             default: nil
             }
             if let overloads = table?[name] { return try dispatch(overloads, args, receiver: base, at: location) }

@@ -163,6 +163,14 @@ extension Evaluator {
             }
             return .success(.array(out))
         case .strokeStyle: if case .strokeStyle = value { return .success(value) } else { return mismatch() }
+        case .animation:
+            switch value {
+            case .animation: return .success(value)
+            case .member(let name):
+                if let a = namedAnimations[name] { return .success(.animation(a)) }
+                return unknownMember(name, "Animation")
+            default: return mismatch()
+            }
         case .fillStyle: if case .fillStyle = value { return .success(value) } else { return mismatch() }
         case .transform:
             switch value {

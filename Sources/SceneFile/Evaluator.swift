@@ -11,6 +11,12 @@ final class Evaluator {
     private var iterations = 0
     var canvas = SceneCanvas()
     var canvasDeclared: SourceLocation?
+    var animation = Animation.default
+    var animationDeclared: SourceLocation?
+    /// Which end of the states this run evaluates: false the start values, true the end.
+    var evaluatesEndState = false
+    /// The states declared, in order, with their start and end values.
+    private(set) var states: [(name: String, from: Value, to: Value, location: SourceLocation)] = []
 
     /// Thrown when a limit is exceeded: evaluation stops.
     struct Abort: Error {}
@@ -86,6 +92,18 @@ final class Evaluator {
                     }
                     produced += try run(body, in: inner)
                 }
+            case let .state(name, fromExpr, toExpr, location):
+                let from = try evaluate(fromExpr, in: scope), to = try evaluate(toExpr, in: scope)
+                if scope.parent != nil {
+                    error(location, "a state is declared at the top of the scene, not inside a block")
+                } else if states.contains(where: { $0.name == name }) || scope.lookup(name) != nil {
+                    error(location, "'\(name)' is declared twice")
+                } else if !from.isInvalid, !to.isInvalid, from.kindName != to.kindName {
+                    error(toExpr.start, "the state '\(name)' starts as \(from.kindName) but ends as \(to.kindName)",
+                          hint: "give both ends the same type")
+                }
+                states.append((name, from, to, location))
+                scope.define(name, evaluatesEndState ? to : from)
             case let .ifElse(conditionExpr, then, otherwise, _):
                 let condition = try evaluate(conditionExpr, in: scope)
                 guard case .bool(let ok) = condition else {

@@ -148,6 +148,14 @@ struct Parser {
         case .keyword(let word) where ["func", "while", "return"].contains(word):
             error("'\(word)' is not part of the scene language", hint: "a scene is one view expression with 'let' constants, 'for' loops and 'if'")
             throw SyntaxError()
+        case .identifier("state") where { if case .identifier = peekKind() { true } else { false } }():
+            advance()
+            guard case .identifier(let name) = kind else { throw SyntaxError() }
+            advance()
+            try expect("=", "to give the state '\(name)' its start value")
+            let from = try parseExpression()
+            try expect("->", "between the state's start and end values, as in 'state \(name) = false -> true'")
+            return .state(name: name, from: from, to: try parseExpression(), location)
         default:
             if case .identifier(let name) = kind, case .symbol(let op) = peekKind(), ["=", "+=", "-=", "*=", "/="].contains(op) {
                 advance(); advance()

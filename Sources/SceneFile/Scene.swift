@@ -61,7 +61,28 @@ public struct SceneCanvas: Sendable, Equatable {
 public struct Scene {
     public var fileName: String
     public var canvas: SceneCanvas
+    /// The view, with every state at its start value.
     public var view: AnyView
+    /// The view with every state at its end value; nil when the scene declares no state.
+    public var endView: AnyView?
+    /// How the states change (`animation(…)`; `.default` when not declared).
+    public var animation: Animation
+    /// The states declared (`state name = start -> end`), with their values as written.
+    public var states: [(name: String, from: String, to: String)]
+
+    /// The change from the start state to the end state, animated; nil without states.
+    public var change: AnimatedChange? {
+        endView.map { AnimatedChange(from: view, to: $0, animation: animation) }
+    }
+
+    /// What evaluation hands back from its thread.
+    private struct Evaluated {
+        var view: AnyView
+        var canvas: SceneCanvas
+        var animation: Animation
+        var states: [(name: String, from: String, to: String)]
+        var endView: AnyView? = nil
+    }
 
     /// Parses and evaluates `source`; throws every problem found, located in `fileName`.
     public init(source: String, fileName: String = "<scene>", limits: SceneLimits = SceneLimits()) throws(SceneError) {
@@ -81,7 +102,7 @@ public struct Scene {
                                         hint: "raise the limit with --max-scene-bytes")])
         }
         // Lexing, parsing and evaluation on a stack sized for the nesting limit.
-        let outcome: Result<(AnyView, SceneCanvas), SceneError> = onLargeStack(
+        let outcome: Result<Evaluated, SceneError> = onLargeStack(
             bytes: 8 << 20 + limits.maximumDepth * stackBytesPerLevel) {
             var lexer = Lexer(source)
             let tokens = lexer.tokenize()
@@ -89,24 +110,48 @@ public struct Scene {
             let statements = parser.parseFile()
             let syntax = lexer.diagnostics + parser.diagnostics
             guard syntax.isEmpty else { return .failure(fail(syntax)) }
-            let evaluator = Evaluator(limits: limits)
-            var view: AnyView?
-            do {
-                view = try evaluator.runScene(statements, end: tokens.last!.location)
-            } catch {
-                // A limit stopped evaluation; its error is among the diagnostics.
+            // The start state; then, when the scene declares states, the same statements again
+            // with each state at its end value.
+            func evaluate(endState: Bool) -> (Evaluator, AnyView?) {
+                let evaluator = Evaluator(limits: limits)
+                evaluator.evaluatesEndState = endState
+                var view: AnyView?
+                do {
+                    view = try evaluator.runScene(statements, end: tokens.last!.location)
+                } catch {
+                    // A limit stopped evaluation; its error is among the diagnostics.
+                }
+                return (evaluator, view)
             }
-            guard evaluator.diagnostics.isEmpty, let view else { return .failure(fail(evaluator.diagnostics)) }
-            return .success((view, evaluator.canvas))
+            let (start, view) = evaluate(endState: false)
+            guard start.diagnostics.isEmpty, let view else { return .failure(fail(start.diagnostics)) }
+            var made = Evaluated(view: view, canvas: start.canvas, animation: start.animation,
+                                 states: start.states.map { ($0.name, $0.from.stateText, $0.to.stateText) })
+            if !start.states.isEmpty {
+                let (end, endView) = evaluate(endState: true)
+                guard end.diagnostics.isEmpty, let endView else {
+                    return .failure(fail(end.diagnostics.map { d in
+                        var d = d
+                        d.message += " (with every state at its end value)"
+                        return d
+                    }))
+                }
+                made.endView = endView
+            }
+            return .success(made)
         }
-        let (view, canvas): (AnyView, SceneCanvas)
+        let made: Evaluated
         switch outcome {
-        case .success(let made): (view, canvas) = made
+        case .success(let m): made = m
         case .failure(let error): throw error
         }
-        self.view = view
-        self.canvas = canvas
+        view = made.view
+        canvas = made.canvas
+        endView = made.endView
+        animation = made.animation
+        states = made.states
     }
+
 
     /// Reads a scene file (UTF-8) and evaluates it.
     public init(contentsOfFile path: String, limits: SceneLimits = SceneLimits()) throws {

@@ -7,7 +7,7 @@ enum ParamType: String, Sendable {
     case number, length, int, bool, string, color, angle, point, size, rect, unitPoint, alignment
     case horizontalAlignment, verticalAlignment, blendMode, colorMode, cornerStyle, lineCap, lineJoin
     case edges, colorSpace, view, shape, insettableShape, style, gradient, stops, colors, numbers, points
-    case strokeStyle, fillStyle, transform, closure, keyPath, sequence, any
+    case strokeStyle, fillStyle, transform, closure, keyPath, sequence, animation, any
 
     /// How messages name what the parameter expects.
     var expectation: String {
@@ -43,6 +43,7 @@ enum ParamType: String, Sendable {
         case .numbers: "an array of numbers"
         case .points: "an array of points"
         case .strokeStyle: "a StrokeStyle"
+        case .animation: "an Animation"
         case .fillStyle: "a FillStyle"
         case .transform: "a CGAffineTransform"
         case .closure: "a closure"
@@ -68,6 +69,7 @@ enum ParamType: String, Sendable {
         case .edges: ["top", "leading", "bottom", "trailing", "all", "horizontal", "vertical"]
         case .color, .style, .view: namedColors.keys.sorted()
         case .number: ["pi"]
+        case .animation: Array(namedAnimations.keys).sorted()
         case .length: ["infinity"]
         case .angle: ["zero"]
         case .transform: ["identity"]
@@ -165,6 +167,7 @@ struct Bound {
     func shape(_ name: String) -> SceneShape? { if case .shape(let v) = values[name] { v } else { nil } }
     func style(_ name: String) -> AnyShapeStyle? { if case .style(let v, _, _) = values[name] { v } else { nil } }
     func gradient(_ name: String) -> Gradient? { if case .gradient(let v) = values[name] { v } else { nil } }
+    func animation(_ name: String) -> Animation? { if case .animation(let v) = values[name] { v } else { nil } }
     func strokeStyle(_ name: String) -> StrokeStyle? { if case .strokeStyle(let v) = values[name] { v } else { nil } }
     func fillStyle(_ name: String) -> FillStyle? { if case .fillStyle(let v) = values[name] { v } else { nil } }
     func transform(_ name: String) -> CGAffineTransform? { if case .transform(let v) = values[name] { v } else { nil } }

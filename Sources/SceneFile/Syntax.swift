@@ -72,4 +72,6 @@ indirect enum Stmt {
     case expression(Expr)
     case forIn(variable: String, sequence: Expr, filter: Expr?, body: [Stmt], SourceLocation)
     case ifElse(condition: Expr, then: [Stmt], otherwise: [Stmt]?, SourceLocation)
+    /// `state name = start -> end`: a value that an animated change moves from `start` to `end`.
+    case state(name: String, from: Expr, to: Expr, SourceLocation)
 }

@@ -25,6 +25,7 @@ enum Value {
     case gradient(Gradient)
     case stop(Gradient.Stop)
     case strokeStyle(StrokeStyle)
+    case animation(Animation)
     case fillStyle(FillStyle)
     case transform(CGAffineTransform)
     case edges(Edge.Set)
@@ -65,6 +66,7 @@ enum Value {
         case .gradient: "a gradient"
         case .stop: "a gradient stop"
         case .strokeStyle: "a stroke style"
+        case .animation: "an animation"
         case .fillStyle: "a fill style"
         case .transform: "a transform"
         case .edges: "a set of edges"
@@ -107,8 +109,12 @@ final class Scope {
 /// insettable) how to inset it, so `strokeBorder` works on built-in shapes and their transforms.
 struct SceneShape: InsettableShape {
     let name: String
-    let make: @Sendable (CGRect) -> Path
+    private(set) var make: @Sendable (CGRect) -> Path
     let insetBy: (@Sendable (CGFloat) -> SceneShape)?
+    /// The wrapped shape's animatable data (a trim's ends, a rounded rectangle's corners …) and
+    /// how to make the same shape with other data: what lets a scene's shapes animate.
+    private var data = AnyAnimatableData.zero
+    private var rebuild: (@Sendable (AnyAnimatableData) -> SceneShape)?
 
     init(name: String, make: @escaping @Sendable (CGRect) -> Path, insetBy: (@Sendable (CGFloat) -> SceneShape)?) {
         self.name = name
@@ -116,10 +122,25 @@ struct SceneShape: InsettableShape {
         self.insetBy = insetBy
     }
     init<S: Shape>(_ shape: S, name: String) {
-        self.init(name: name, make: { shape.path(in: $0) }, insetBy: nil)
+        self.init(wrapping: shape, name: name, insetBy: nil)
     }
     init<S: InsettableShape>(insettable shape: S, name: String) {
-        self.init(name: name, make: { shape.path(in: $0) }, insetBy: { SceneShape(insettable: shape.inset(by: $0), name: name) })
+        self.init(wrapping: shape, name: name, insetBy: { SceneShape(insettable: shape.inset(by: $0), name: name) })
+    }
+    private init<S: Shape>(wrapping shape: S, name: String, insetBy: (@Sendable (CGFloat) -> SceneShape)?) {
+        self.init(name: name, make: { shape.path(in: $0) }, insetBy: insetBy)
+        data = AnyAnimatableData(shape.animatableData)
+        rebuild = { new in
+            guard let value = new.value(as: S.AnimatableData.self) else { return SceneShape(wrapping: shape, name: name, insetBy: insetBy) }
+            var changed = shape
+            changed.animatableData = value
+            return SceneShape(wrapping: changed, name: name, insetBy: insetBy)
+        }
+    }
+
+    var animatableData: AnyAnimatableData {
+        get { data }
+        set { if let rebuild { self = rebuild(newValue) } }
     }
 
     func path(in rect: CGRect) -> Path { make(rect) }
@@ -134,6 +155,6 @@ struct SceneShape: InsettableShape {
         if let inset = insetBy {
             insetTransformed = { @Sendable (amount: CGFloat) -> SceneShape in inset(amount).transformed(f) }
         }
-        return SceneShape(name: name, make: { made.path(in: $0) }, insetBy: insetTransformed)
+        return SceneShape(wrapping: made, name: name, insetBy: insetTransformed)
     }
 }

@@ -19,7 +19,7 @@ func runBench(_ arguments: [String]) -> ExitCode {
             if !options.take(arg, &reader, allowBackground: false) { reader.unknown(arg) }
         }
     }
-    let scene: (view: AnyView, canvas: SceneCanvas, name: String)
+    let scene: LoadedScene
     switch options.load(command: "bench") {
     case .success(let s): scene = s
     case .failure(let code): return code

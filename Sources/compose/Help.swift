@@ -13,6 +13,7 @@ OPTIONS:
 
 SUBCOMMANDS:
   render                  Render a scene to PNG.
+  animate                 Render a scene's animation to a PNG sequence or raw video.
   explain                 Show where a scene goes offscreen and what each boundary costs.
   bench                   Time a scene's render, phase by phase.
   diff                    Compare two PNG images.
@@ -52,7 +53,7 @@ OVERVIEW: Render a scene to PNG.
 
 USAGE: compose render <scene> [-o <output>] [--scale <scale>] [--size <WxH>]
                       [--background <color>] [--stats] [--stats-json <file>] [--trace <file>]
-                      [--overlay offscreen|layers]
+                      [--overlay offscreen|layers] [--time <seconds|N%>]
 
 ARGUMENTS AND OPTIONS:
 \(sceneArgumentsHelp)  --background <color>    'transparent', a colour name ('white', 'blue' …) or hex ('#FFCC00').
@@ -64,6 +65,8 @@ ARGUMENTS AND OPTIONS:
   --stats-json <file>     Write the same statistics as JSON.
   --trace <file>          Write the render's timeline as Chrome Trace Event JSON (Perfetto,
                           chrome://tracing).
+  --time <t>              For a scene with states: draw its animation at t seconds, or at a
+                          share of its duration ('50%'). (default: the start state)
   --overlay <kind>        Draw over the result: 'offscreen' tints offscreen regions yellow,
                           'layers' outlines each layer (compositing groups red, drawing groups
                           blue, shadow masks purple).
@@ -76,6 +79,50 @@ an error no file is left half-written and existing files are left untouched.
 EXIT STATUS: 0 written, 64 usage error, 65 the scene has errors (each printed as
 file:line:column with the source line), 66 the scene file cannot be read, 73/74 an output
 cannot be written.
+"""
+
+let animateHelp = """
+OVERVIEW: Render a scene's animation to a PNG sequence or raw video.
+
+The scene declares its states and, optionally, the animation between them:
+
+    state isAvailable = false -> true
+    animation(.easeInOut(duration: 1.2))
+
+Frame i shows the change i/fps seconds after it starts. A change that ends is covered from 0
+to its end inclusive (⌈duration × fps⌉ + 1 frames; a spring ends once it stays within 0.001
+of its target); one that repeats forever, for one period (a seamless loop). Every frame is
+independent, so frames can be split across processes or machines with --frames and --shard
+(GNU parallel, a Slurm array, a Kubernetes indexed job): the union of the shards is, byte for
+byte, one full run.
+
+USAGE: compose animate <scene> -o <frames/%04d.png> [--fps <fps>] [--frames <A..<B>]
+                       [--shard <I/N>] [--format png|rawvideo] [--duration <seconds>]
+
+ARGUMENTS AND OPTIONS:
+\(sceneArgumentsHelp)  --background <color>    'transparent', a colour name or hex. (default: the scene's canvas)
+  -o, --output <pattern>  Where to write each frame: a path with one %d or %0Nd for the frame
+                          number, e.g. frames/%04d.png. Each file is written atomically.
+  --fps <fps>             Frames per second, 1 to 1000. (default: 60)
+  --frames <range>        Only these frames: A..<B, A...B or A. (default: all)
+  --shard <I/N>           Only every N-th frame, starting at frame I (0 ≤ I < N).
+  --format <format>       'png' (default), or 'rawvideo': un-premultiplied BGRA frames on
+                          standard output, for
+                            compose animate s.scene --format rawvideo |
+                              ffmpeg -f rawvideo -pix_fmt bgra -s WxH -r FPS -i - out.mp4
+                          (W×H in pixels: the canvas times its scale; the summary prints it).
+  --duration <seconds>    Cover this long instead of the animation's own duration.
+  --max-frames <n>        Refuse a sequence longer than this. (default: \(defaultMaximumFrames))
+  -q, --quiet             No progress bar (shown on a terminal only) and no summary.
+  -h, --help              Show help information.
+\(sceneLimitsHelp)
+
+The summary on standard error gives frames per second and the drawing-group cache's hits per
+frame (a drawing group whose content does not change is rasterized once for the sequence).
+
+EXIT STATUS: 0 written, 64 usage error, 65 the scene has errors, declares no state, or needs
+more frames than --max-frames, 66 the scene file cannot be read, 73/74 a frame cannot be
+written (frames already written are complete files).
 """
 
 let explainHelp = """

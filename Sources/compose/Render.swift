@@ -4,15 +4,19 @@ import SceneGraph
 
 func runRender(_ arguments: [String]) -> ExitCode {
     var reader = ArgumentReader(command: "render", arguments,
-                                known: SceneOptions.flags + ["--output", "-o", "--stats", "--stats-json", "--trace", "--overlay"])
+                                known: SceneOptions.flags + ["--output", "-o", "--stats", "--stats-json", "--trace", "--overlay", "--time"])
     var options = SceneOptions()
     var output: String?, printStats = false
-    var statsJSON: String?, trace: String?, overlay: RenderOverlay?
+    var statsJSON: String?, trace: String?, overlay: RenderOverlay?, time: AnimationTime?
     while let arg = reader.next() {
         switch arg {
         case "-h", "--help": print(renderHelp); return .ok
         case "-o", "--output": output = reader.value(for: arg)
         case "--stats": printStats = true
+        case "--time":
+            let text = reader.value(for: arg)
+            guard let t = AnimationTime(text) else { reader.invalid(text, arg, "seconds (e.g. 0.6) or a share of the animation (e.g. 50%)") }
+            time = t
         case "--stats-json": statsJSON = reader.value(for: arg)
         case "--trace": trace = reader.value(for: arg)
         case "--overlay":
@@ -31,10 +35,17 @@ func runRender(_ arguments: [String]) -> ExitCode {
     if Set(targets.map { URL(fileURLWithPath: $0).standardized.path }).count < targets.count {
         fail(UsageError(message: "Two outputs name the same file; give the image, --stats-json and --trace different paths.", command: "render"))
     }
-    let scene: (view: AnyView, canvas: SceneCanvas, name: String)
+    var scene: LoadedScene
     switch options.load(command: "render") {
     case .success(let s): scene = s
     case .failure(let code): return code
+    }
+    if let time {
+        guard let change = scene.change else {
+            printError("\(scene.name): --time needs a scene that declares a state ('state isOn = false -> true')")
+            return .dataError
+        }
+        scene.view = change.view(at: time.seconds(in: change), in: scene.canvas.size)
     }
 
     // Render and encode everything in memory first, so that an error leaves no file behind.

@@ -2,6 +2,15 @@ import Foundation
 import SceneFile
 import SceneGraph
 
+/// A scene ready to draw: its view (states at their start), canvas after overrides, name for
+/// messages, and its animated change when it declares states.
+struct LoadedScene {
+    var view: AnyView
+    var canvas: SceneCanvas
+    var name: String
+    var change: AnimatedChange? = nil
+}
+
 /// What `render`, `explain` and `bench` share: the scene (a file, '-' for standard input, or
 /// the built-in demo), canvas overrides and the scene language's limits.
 struct SceneOptions {
@@ -65,10 +74,11 @@ struct SceneOptions {
 
     /// The scene to draw, with the canvas after overrides; prints the problem and returns the
     /// exit code when it cannot be had.
-    func load(command: String) -> Result<(view: AnyView, canvas: SceneCanvas, name: String), ExitCode> {
+    func load(command: String) -> Result<LoadedScene, ExitCode> {
         var canvas: SceneCanvas
         let view: AnyView
         let name: String
+        var change: AnimatedChange?
         if demo {
             if let path { fail(UsageError(message: "Give a scene or '--demo', not both ('\(path)').", command: command)) }
             canvas = SceneCanvas(width: DemoView.size.width, height: DemoView.size.height)
@@ -106,6 +116,7 @@ struct SceneOptions {
                 let scene = try Scene(source: source, fileName: name, limits: limits)
                 canvas = scene.canvas
                 view = scene.view
+                change = scene.change
             } catch {
                 FileHandle.standardError.write(Data((error.description + "\n").utf8))
                 let count = error.diagnostics.count
@@ -121,7 +132,7 @@ struct SceneOptions {
             printError("\(name): the canvas would be \(Int(w))×\(Int(h)) pixels, more than the limit of \(limits.maximumCanvasPixels) (32767 a side); lower --scale or --size, or raise --max-pixels")
             return .failure(.dataError)
         }
-        return .success((view, canvas, name))
+        return .success(LoadedScene(view: view, canvas: canvas, name: name, change: change))
     }
 }
 

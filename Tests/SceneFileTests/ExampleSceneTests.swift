@@ -13,7 +13,7 @@ import Testing
         .filter { $0.hasSuffix(".scene") }.map { String($0.dropLast(6)) }.sorted()
 
     @Test func everyLessonHasAnExample() {
-        #expect(Self.names == ["capsule-border", "circles", "pie", "plate", "polygons", "progress-ring", "punch-out", "radar-seal",
+        #expect(Self.names == ["badge", "capsule-border", "circles", "pie", "plate", "polygons", "progress-ring", "punch-out", "radar-seal",
                                "shadows", "triangle"])
     }
 
@@ -29,9 +29,12 @@ import Testing
         }
     }
 
+    /// A scene with states is pictured half-way through its animation (`make examples` renders
+    /// it with `--time 50%`).
     @Test(arguments: names) func rendersAsItsReferenceImage(_ name: String) throws {
         let scene = try Scene(contentsOfFile: Self.folder.appendingPathComponent(name + ".scene").path)
-        let surface = try Renderer().render(scene.view, size: scene.canvas.size, scale: scene.canvas.scale,
+        let view = scene.change.map { $0.view(at: $0.duration / 2, in: scene.canvas.size) } ?? scene.view
+        let surface = try Renderer().render(view, size: scene.canvas.size, scale: scene.canvas.scale,
                                             background: scene.canvas.background)
         let reference = try PNG.read(path: Self.folder.appendingPathComponent(name + ".png").path)
         let result = try surface.compare(to: reference)

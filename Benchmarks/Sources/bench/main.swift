@@ -217,6 +217,7 @@ for row in rows where row.name == "S6" || row.name == "S7" {
 
 let offscreen = options.scenes == nil || options.scenes!.contains("offscreen") ? try offscreenSeries(runs: options.runs) : []
 let booleans = options.scenes == nil || options.scenes!.contains("booleans") ? booleanSeries(runs: options.runs) : []
+let animations = options.scenes == nil || options.scenes!.contains("animation") ? try animationSeries(runs: options.runs) : []
 
 struct Report: Codable {
     var date: String
@@ -225,9 +226,10 @@ struct Report: Codable {
     var floor: [String: Double]
     var offscreen: [OffscreenRow]
     var booleans: [BooleanRow]
+    var animations: [AnimationRow]
 }
 let report = Report(date: ISO8601DateFormatter().string(from: Date()), runs: options.runs, scenes: rows, floor: floor,
-                    offscreen: offscreen, booleans: booleans)
+                    offscreen: offscreen, booleans: booleans, animations: animations)
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
 let url = URL(fileURLWithPath: options.json)

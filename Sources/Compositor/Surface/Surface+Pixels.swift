@@ -111,3 +111,31 @@ func unpremultiply(argb v: UInt32) -> RGBA8 {
     @inline(__always) func c(_ x: UInt32) -> UInt8 { UInt8(min(255, (x * 255 + a / 2) / a)) }
     return RGBA8(c((v >> 16) & 0xFF), c((v >> 8) & 0xFF), c(v & 0xFF), UInt8(a))
 }
+
+extension Surface {
+    /// The pixels as un-premultiplied 8-bit B, G, R, A bytes, row after row with no padding:
+    /// what `ffmpeg -f rawvideo -pix_fmt bgra` reads. Opaque pixels are copied as stored (a
+    /// little-endian `a8r8g8b8` word is already B, G, R, A in memory).
+    public func straightBGRA() -> Data {
+        var out = Data(count: width * height * 4)
+        out.withUnsafeMutableBytes { raw in
+            let dst = raw.bindMemory(to: UInt8.self)
+            for y in 0..<height {
+                let row = (data + y * stride)
+                let base = y * width * 4
+                for x in 0..<width {
+                    let p = pixel(x: x, y: y, row: row)
+                    dst[base + 4 * x] = p.b
+                    dst[base + 4 * x + 1] = p.g
+                    dst[base + 4 * x + 2] = p.r
+                    dst[base + 4 * x + 3] = p.a
+                }
+            }
+        }
+        return out
+    }
+
+    @inline(__always) private func pixel(x: Int, y: Int, row: UnsafeMutableRawPointer) -> RGBA8 {
+        format == .argb32 ? unpremultiply(argb: row.assumingMemoryBound(to: UInt32.self)[x]) : pixel(x: x, y: y)
+    }
+}

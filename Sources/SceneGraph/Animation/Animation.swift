@@ -11,8 +11,8 @@ public struct Animation: Hashable, Sendable, CustomStringConvertible {
     indirect enum Kind: Hashable, Sendable {
         /// A cubic Bézier timing curve from (0, 0) to (1, 1) with these control points.
         case curve(x1: Double, y1: Double, x2: Double, y2: Double, duration: Double)
-        /// A unit spring released from rest at 0 towards 1.
-        case spring(response: Double, dampingFraction: Double, blendDuration: Double)
+        /// A unit spring released from rest at 0 towards 1, and when it settles (computed once).
+        case spring(response: Double, dampingFraction: Double, blendDuration: Double, settlingTime: Double)
         case delay(Double, Kind)
         case speed(Double, Kind)
         case repeated(count: Int?, autoreverses: Bool, Kind)
@@ -51,7 +51,9 @@ public struct Animation: Hashable, Sendable, CustomStringConvertible {
     /// `blendDuration` only matters when a running animation is retargeted, which a rendered
     /// change from one state to another never does; it is kept for source compatibility.
     public static func spring(response: Double = 0.5, dampingFraction: Double = 0.825, blendDuration: Double = 0) -> Animation {
-        Animation(.spring(response: max(1e-3, positive(response)), dampingFraction: max(0, finite(dampingFraction)), blendDuration: max(0, finite(blendDuration))))
+        let response = max(1e-3, positive(response)), damping = min(1e3, max(0, finite(dampingFraction)))
+        return Animation(.spring(response: response, dampingFraction: damping, blendDuration: max(0, finite(blendDuration)),
+                                 settlingTime: springSettlingTime(response: response, dampingFraction: damping)))
     }
     public static var spring: Animation { spring(response: 0.5) }
     /// A spring given by its perceptual duration and bounce (SwiftUI's
@@ -118,8 +120,8 @@ public struct Animation: Hashable, Sendable, CustomStringConvertible {
         case let .curve(x1, y1, x2, y2, duration):
             guard time < duration else { return 1 }
             return bezierProgress(x1, y1, x2, y2, time / duration)
-        case let .spring(response, damping, _):
-            guard time < duration(kind) else { return 1 }
+        case let .spring(response, damping, _, settlingTime):
+            guard time < settlingTime else { return 1 }
             return springProgress(response: response, dampingFraction: damping, time: time)
         case let .delay(d, inner):
             return progress(inner, at: time - d)
@@ -139,7 +141,7 @@ public struct Animation: Hashable, Sendable, CustomStringConvertible {
     static func duration(_ kind: Kind) -> Double {
         switch kind {
         case .curve(_, _, _, _, let d): d
-        case let .spring(response, damping, _): springSettlingTime(response: response, dampingFraction: damping)
+        case .spring(_, _, _, let settlingTime): settlingTime
         case let .delay(d, inner): d + duration(inner)
         case let .speed(s, inner): duration(inner) / s
         case let .repeated(count, _, inner): count.map { Double($0) * duration(inner) } ?? .infinity
@@ -192,22 +194,38 @@ public struct Animation: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// When a spring has settled: the last time it is 0.001 or more from 1, found by stepping
-    /// 1 ms at a time backwards from an upper bound of the decay envelope.
+    /// When a spring has settled: the last time it is 0.001 or more from 1, to the next
+    /// millisecond; infinite when that is more than an hour away (an undamped spring).
+    /// Underdamped, |1 − x| peaks at e^(−ζω₀t) at multiples of π/ω_d under the envelope
+    /// e^(−ζω₀t)/√(1−ζ²), so a backward scan from where the envelope falls below 0.001 ends
+    /// within ln(1/√(1−ζ²))/(ζω₀) + π/ω_d. Critically and overdamped, x rises monotonically: bisection.
     static func springSettlingTime(response: Double, dampingFraction zeta: Double) -> Double {
         let w0 = 2 * Double.pi / response
-        // The slowest decay rate and a bound on the amplitude give an upper bound.
-        let rate = zeta < 1 ? zeta * w0 : w0 * (zeta - (zeta * zeta - 1).squareRoot())
-        guard rate > 0 else { return .infinity }
-        let amplitude = zeta < 1 ? (1 + zeta * zeta / (1 - zeta * zeta)).squareRoot() + 1 : 2 + w0 * 10
-        var t = max(0.001, log(amplitude / 1e-3) / rate + (zeta >= 1 ? 10 / w0 : 0))
-        t = (t * 1000).rounded(.up) / 1000
-        let step = 0.001
-        while t > step, abs(1 - springProgress(response: response, dampingFraction: zeta, time: t - step)) < 1e-3 { t -= step }
-        return t
+        let tolerance = 1e-3, limit = 3600.0
+        func away(_ t: Double) -> Bool { abs(1 - springProgress(response: response, dampingFraction: zeta, time: t)) >= tolerance }
+        if zeta < 1 {
+            guard zeta > 0 else { return .infinity }
+            let envelope = log(1 / ((1 - zeta * zeta).squareRoot() * tolerance)) / (zeta * w0)
+            guard envelope < limit else { return .infinity }
+            var t = (envelope * 1000).rounded(.up) / 1000
+            while t > 0.001, !away(t - 0.001) { t -= 0.001 }
+            return t
+        }
+        var hi = 1 / w0
+        while away(hi) {
+            hi *= 2
+            if hi > limit { return .infinity }
+        }
+        var lo = 0.0
+        while hi - lo > 1e-4 {
+            let mid = (lo + hi) / 2
+            if away(mid) { lo = mid } else { hi = mid }
+        }
+        return (hi * 1000).rounded(.up) / 1000
     }
 }
 
 private func finite(_ v: Double) -> Double { v.isFinite ? v : 0 }
 private func positive(_ v: Double) -> Double { v.isFinite && v > 0 ? v : 0 }
 private func clampUnit(_ v: Double) -> Double { min(1, max(0, finite(v))) }
+

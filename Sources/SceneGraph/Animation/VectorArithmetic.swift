@@ -95,3 +95,50 @@ extension Animatable where AnimatableData == EmptyAnimatableData {
         set {}
     }
 }
+
+/// Animatable data of a type known only at run time (what a type-erased shape, such as one a
+/// scene file describes, exposes). Values of different types never mix: adding one to another
+/// keeps the left one.
+public struct AnyAnimatableData: VectorArithmetic, @unchecked Sendable {
+    /// nil: zero, whatever the type.
+    private var value: (any VectorArithmetic)?
+
+    public init<V: VectorArithmetic>(_ value: V) { self.value = value }
+    private init(box: (any VectorArithmetic)?) { value = box }
+
+    /// The value as `V`, nil when it is another type (zero is any type's zero).
+    public func value<V: VectorArithmetic>(as type: V.Type) -> V? {
+        guard let value else { return .zero }
+        return value as? V
+    }
+
+    public static var zero: AnyAnimatableData { AnyAnimatableData(box: nil) }
+
+    public static func + (lhs: AnyAnimatableData, rhs: AnyAnimatableData) -> AnyAnimatableData {
+        guard let a = lhs.value else { return rhs }
+        guard let b = rhs.value else { return lhs }
+        return AnyAnimatableData(box: sum(a, b))
+    }
+    public static func - (lhs: AnyAnimatableData, rhs: AnyAnimatableData) -> AnyAnimatableData {
+        lhs + rhs.scaled(by: -1)
+    }
+    public mutating func scale(by rhs: Double) {
+        if let v = value { value = scaledOpen(v, rhs) }
+    }
+    public var magnitudeSquared: Double { value?.magnitudeSquared ?? 0 }
+
+    public static func == (lhs: AnyAnimatableData, rhs: AnyAnimatableData) -> Bool {
+        switch (lhs.value, rhs.value) {
+        case (nil, nil): true
+        case let (a?, b?): equal(a, b)
+        case let (a?, nil), let (nil, a?): a.magnitudeSquared == 0
+        }
+    }
+}
+
+private func sum<T: VectorArithmetic>(_ a: T, _ b: any VectorArithmetic) -> any VectorArithmetic {
+    guard let b = b as? T else { return a }
+    return a + b
+}
+private func scaledOpen<T: VectorArithmetic>(_ a: T, _ rhs: Double) -> any VectorArithmetic { a.scaled(by: rhs) }
+private func equal<T: VectorArithmetic>(_ a: T, _ b: any VectorArithmetic) -> Bool { (b as? T) == a }

@@ -189,7 +189,7 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
     case .spacer:
         break
     case .sequence, .zstack, .stack, .padding, .frame, .flexibleFrame, .placed, .offset, .position, .fixedSize, .layered,
-         .layoutPriority, .identity, .geometryGroup:
+         .layoutPriority, .identity, .geometryGroup, .transition:
         for (child, childRect) in childRects(of: node, in: rect) {
             lower(child, in: childRect, context: context, into: &items)
         }

@@ -53,7 +53,8 @@ func size(of node: ViewNode, proposal: ProposedSize) -> CGSize {
         return rect.size
     case .offset(_, let child), .transformEffect(_, _, let child), .opacity(_, let child), .clip(_, _, let child), .shadow(_, _, _, let child), .compositingGroup(let child), .blendMode(_, let child),
          .blur(_, _, let child), .mask(_, _, let child), .colorEffect(_, let child),
-         .drawingGroup(_, _, let child), .layoutPriority(_, let child), .identity(_, let child), .geometryGroup(let child):
+         .drawingGroup(_, _, let child), .layoutPriority(_, let child), .identity(_, let child), .geometryGroup(let child),
+         .transition(_, let child):
         return size(of: child, proposal: proposal)
     case .layered(let primary, _, _, _):
         return size(of: primary, proposal: proposal)
@@ -225,7 +226,7 @@ func childRects(of node: ViewNode, in rect: CGRect) -> [(ViewNode, CGRect)] {
         return [(child, CGRect(origin: .zero, size: rect.size))]
     case .transformEffect(_, _, let child), .opacity(_, let child), .blendMode(_, let child), .shadow(_, _, _, let child),
          .clip(_, _, let child), .compositingGroup(let child), .blur(_, _, let child), .colorEffect(_, let child),
-         .layoutPriority(_, let child), .identity(_, let child), .geometryGroup(let child):
+         .layoutPriority(_, let child), .identity(_, let child), .geometryGroup(let child), .transition(_, let child):
         return [(child, rect)]
     }
 }

@@ -8,6 +8,16 @@ public struct _StrokedShape<Content: Shape>: Shape {
     public var shape: Content
     public var style: StrokeStyle
     public func path(in rect: CGRect) -> Path { shape.path(in: rect).strokedPath(style) }
+    /// The stroked shape's own data, then the line width and dash phase (what SwiftUI's
+    /// `StrokeStyle` animates).
+    public var animatableData: AnimatablePair<Content.AnimatableData, AnimatablePair<CGFloat, CGFloat>> {
+        get { AnimatablePair(shape.animatableData, AnimatablePair(style.lineWidth, style.dashPhase)) }
+        set {
+            shape.animatableData = newValue.first
+            style.lineWidth = max(0, newValue.second.first)
+            style.dashPhase = newValue.second.second
+        }
+    }
 }
 
 extension Shape {

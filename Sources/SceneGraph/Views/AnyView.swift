@@ -9,6 +9,7 @@ import Foundation
 public struct AnyView: View, PrimitiveView {
     let node: ViewNode
     public init<V: View>(_ view: V) { node = resolve(view) }
+    init(node: ViewNode) { self.node = node }
     /// Several views in order, laid out by the enclosing container as separate children.
     public init(sequence views: [AnyView]) { node = .sequence(views.map(\.node)) }
     /// The view with a structural identity from where a scene file wrote it: animation matches

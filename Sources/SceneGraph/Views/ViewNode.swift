@@ -24,6 +24,8 @@ indirect enum ViewNode {
     case identity(AnyHashable, ViewNode)
     /// Animation interpolates this view's frame as one unit and its content inside it.
     case geometryGroup(ViewNode)
+    /// How the view enters or leaves in an animated change.
+    case transition(AnyTransition, ViewNode)
     /// Set by animation only: the child goes exactly in this rectangle (an interpolated frame),
     /// whatever its parent's layout says.
     case placed(CGRect, ViewNode)
@@ -69,6 +71,10 @@ indirect enum ViewNode {
         }
     }
 
+    /// For a modifier: the view it modifies (a background's or overlay's primary view, a mask's
+    /// content); nil for containers and primitives.
+    var modifiedChild: ViewNode? { modified?.0 }
+
     /// For a modifier: the view it modifies, and how to put the same modifier on another.
     private var modified: (ViewNode, (ViewNode) -> ViewNode)? {
         switch self {
@@ -78,6 +84,7 @@ indirect enum ViewNode {
         case let .layoutPriority(p, child): (child, { .layoutPriority(p, $0) })
         case let .identity(id, child): (child, { .identity(id, $0) })
         case let .geometryGroup(child): (child, { .geometryGroup($0) })
+        case let .transition(t, child): (child, { .transition(t, $0) })
         case let .placed(r, child): (child, { .placed(r, $0) })
         case let .offset(d, child): (child, { .offset(d, $0) })
         case let .transformEffect(t, anchor, child): (child, { .transformEffect(t, anchor: anchor, $0) })

@@ -1,0 +1,133 @@
+import Compositor
+import Foundation
+import Testing
+
+/// `compose animate`: frames, shards, raw video and its errors, run as a user runs it.
+@Suite struct AnimateCommandTests {
+    let scene = """
+        canvas(width: 40, height: 20, scale: 2)
+        state on = false -> true
+        animation(.easeInOut(duration: 0.1))
+        Capsule().fill(on ? Color.orange : Color.blue).frame(width: on ? 30 : 10, height: 10)
+            .frame(maxWidth: .infinity, alignment: on ? .trailing : .leading)
+        """
+
+    func files(_ dir: URL) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) {
+            result[name] = try Data(contentsOf: dir.appendingPathComponent(name))
+        }
+        return result
+    }
+
+    /// 0.1 s at 60 fps: frames at 0, 1/60 … 6/60 = 0.1: ⌈6⌉ + 1 = 7 frames. Four shards
+    /// together write exactly the same files, byte for byte, as one full run.
+    @Test func shardsTogetherEqualOneFullRun() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.scene")
+        try scene.write(to: path, atomically: true, encoding: .utf8)
+        let full = dir.appendingPathComponent("full"), sharded = dir.appendingPathComponent("sharded")
+        try FileManager.default.createDirectory(at: full, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: sharded, withIntermediateDirectories: true)
+        let r = try compose("animate", path.path, "-o", full.path + "/%04d.png")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("7 of 7 frames (0.1 s at 60 fps)"), "\(r.stderr)")
+        for i in 0..<4 {
+            let s = try compose("animate", path.path, "-o", sharded.path + "/%04d.png", "--shard", "\(i)/4", "-q")
+            #expect(s.status == 0 && s.stderr.isEmpty, "\(s.stderr)")
+        }
+        let a = try files(full), b = try files(sharded)
+        #expect(a.keys.sorted() == (0..<7).map { String(format: "%04d.png", $0) })
+        #expect(a == b)
+        // The first frame is the start state, the last the end state: blue at the left, orange
+        // at the right (pixel (10, 20) is inside the 20 × 20-pixel start capsule's middle).
+        let first = try PNG.read(path: full.path + "/0000.png"), last = try PNG.read(path: full.path + "/0006.png")
+        #expect(first.pixel(x: 10, y: 20) == RGBA8(0, 122, 255, 255))
+        #expect(last.pixel(x: 70, y: 20) == RGBA8(255, 149, 0, 255) && last.pixel(x: 10, y: 20) == RGBA8(255, 255, 255, 255))
+        // --frames picks a range; with a shard, every N-th of it.
+        let some = dir.appendingPathComponent("some")
+        try FileManager.default.createDirectory(at: some, withIntermediateDirectories: true)
+        #expect(try compose("animate", path.path, "-o", some.path + "/f%d.png", "--frames", "2...5", "--shard", "1/2", "-q").status == 0)
+        #expect(try files(some).keys.sorted() == ["f3.png", "f5.png"])
+        #expect(try files(some)["f3.png"] == a["0003.png"])
+    }
+
+    /// Raw video: 7 frames of 80 × 40 BGRA = 7 · 12,800 bytes, each frame the PNG's pixels.
+    @Test func rawVideoIsTheFramesAsBGRA() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.scene")
+        try scene.write(to: path, atomically: true, encoding: .utf8)
+        let r = try compose("animate", path.path, "--format", "rawvideo")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.count == 7 * 80 * 40 * 4)
+        #expect(r.stderr.contains("ffmpeg input: -f rawvideo -pix_fmt bgra -s 80x40 -r 60 -i -"))
+        #expect(try compose("animate", path.path, "-o", dir.path + "/%d.png", "--frames", "3", "-q").status == 0)
+        let png = try PNG.read(path: dir.path + "/3.png")
+        let frame = r.stdout.subdata(in: (3 * 12_800)..<(4 * 12_800))
+        var same = true
+        for y in 0..<40 {
+            for x in 0..<80 {
+                let p = png.pixel(x: x, y: y), o = (y * 80 + x) * 4
+                if frame[o] != p.b || frame[o + 1] != p.g || frame[o + 2] != p.r || frame[o + 3] != p.a { same = false }
+            }
+        }
+        #expect(same)
+    }
+
+    @Test func badInputGetsClearErrors() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.scene")
+        try scene.write(to: path, atomically: true, encoding: .utf8)
+        let still = dir.appendingPathComponent("still.scene")
+        try "Circle()".write(to: still, atomically: true, encoding: .utf8)
+        let out = dir.path + "/%03d.png"
+
+        let noState = try compose("animate", still.path, "-o", out)
+        #expect(noState.status == 65 && noState.stderr.contains("declares no state to animate"))
+        let pattern = try compose("animate", path.path, "-o", dir.path + "/frame.png")
+        #expect(pattern.status == 64 && pattern.stderr.contains("needs one frame number conversion"))
+        let noOutput = try compose("animate", path.path)
+        #expect(noOutput.status == 64 && noOutput.stderr.contains("Missing '-o <pattern>'"))
+        let tooMany = try compose("animate", path.path, "-o", out, "--fps", "1000", "--duration", "60")
+        #expect(tooMany.status == 65 && tooMany.stderr.contains("60001 frames") && tooMany.stderr.contains("--max-frames"))
+        #expect(try compose("animate", path.path, "-o", out, "--fps", "1000", "--duration", "60", "--max-frames", "60001", "--frames", "0", "-q").status == 0)
+        let past = try compose("animate", path.path, "-o", out, "--frames", "5..<9")
+        #expect(past.status == 64 && past.stderr.contains("reaches past the last frame, 6 (7 frames)"))
+        let shard = try compose("animate", path.path, "-o", out, "--shard", "4/4")
+        #expect(shard.status == 64 && shard.stderr.contains("I/N with 0 ≤ I < N"))
+        let missingFolder = try compose("animate", path.path, "-o", dir.path + "/nope/%d.png")
+        #expect(missingFolder.status == 73 && missingFolder.stderr.contains("does not exist"))
+        let rawWithFile = try compose("animate", path.path, "--format", "rawvideo", "-o", out)
+        #expect(rawWithFile.status == 64)
+        let bad = dir.appendingPathComponent("bad.scene")
+        try "state on = false -> 2\nCircle()".write(to: bad, atomically: true, encoding: .utf8)
+        let badRun = try compose("animate", bad.path, "-o", out)
+        #expect(badRun.status == 65 && badRun.stderr.contains("bad.scene:1:21: error: the state 'on' starts as a boolean but ends as an integer"))
+        // Nothing was written by the failing runs (the one successful run wrote frame 0).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["000.png", "bad.scene", "s.scene", "still.scene"])
+        let help = try compose("animate", "--help")
+        #expect(String(decoding: help.stdout, as: UTF8.self).contains("ffmpeg -f rawvideo -pix_fmt bgra -s WxH -r FPS -i - out.mp4"))
+    }
+
+    /// A drawing group whose content does not change is rasterized once for the whole sequence:
+    /// 7 frames of a group turning as a unit are 1 miss and 6 hits.
+    @Test func unchangedDrawingGroupsHitTheCacheAcrossFrames() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("turn.scene")
+        try """
+            canvas(width: 40, height: 40)
+            state angle = 0.0 -> 90.0
+            animation(.linear(duration: 0.1))
+            ZStack { Circle().fill(.mint); Rectangle().fill(.pink).frame(width: 8, height: 30) }
+                .drawingGroup()
+                .rotationEffect(.degrees(angle))
+            """.write(to: path, atomically: true, encoding: .utf8)
+        let r = try compose("animate", path.path, "-o", dir.path + "/%d.png")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("drawing-group cache 6 hits, 1 misses"), "\(r.stderr)")
+    }
+}
