@@ -184,8 +184,9 @@ func runAnimate(_ arguments: [String]) -> ExitCode {
             pixelSize = (surface.width, surface.height)
             if let pattern {
                 if let code = writeAll([(pattern.path(frame), try renderer.encodePNG(surface))]) { return code }
-            } else {
-                try FileHandle.standardOutput.write(contentsOf: surface.straightBGRA())
+            } else if let code = writeStandardOutput(surface.straightBGRA()) {
+                progress.finish()
+                return code
             }
         } catch {
             progress.finish()

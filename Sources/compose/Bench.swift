@@ -66,7 +66,7 @@ func runBench(_ arguments: [String]) -> ExitCode {
     result["warmMs"] = warmMedians
     if json {
         guard let data = try? JSONSerialization.data(withJSONObject: result, options: [.prettyPrinted, .sortedKeys]) else { return .failure }
-        FileHandle.standardOutput.write(data)
+        if let code = writeStandardOutput(data) { return code }
         print()
         return .ok
     }

@@ -22,7 +22,7 @@ func runExplain(_ arguments: [String]) -> ExitCode {
     let explanation = Explanation(scene.view, size: scene.canvas.size, scale: scene.canvas.scale)
     if json {
         do {
-            FileHandle.standardOutput.write(try explanation.json())
+            if let code = writeStandardOutput(try explanation.json()) { return code }
             print()
         } catch {
             printError("\(error)")

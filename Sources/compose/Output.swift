@@ -35,9 +35,33 @@ func writeAll(_ files: [(path: String, data: Data)]) -> ExitCode? {
         } catch {
             // Rare after the checks (a full disk): remove the files this run created.
             for path in created { try? FileManager.default.removeItem(atPath: path) }
-            printError("cannot write '\(file.path)': \(error.localizedDescription)")
+            printError("cannot write '\(file.path)': \(reason(error))")
             return .ioError
         }
     }
     return nil
+}
+
+/// Writes `data` to standard output; when that fails (a full disk, a closed pipe), says why and
+/// returns 74 instead of trapping, as `FileHandle.write(_:)` would.
+func writeStandardOutput(_ data: Data) -> ExitCode? {
+    do {
+        try FileHandle.standardOutput.write(contentsOf: data)
+        return nil
+    } catch {
+        printError("cannot write to standard output: \(reason(error))")
+        return .ioError
+    }
+}
+
+/// The operating system's words for a failed write ("No space left on device"), where
+/// Foundation wraps them.
+func reason(_ error: Error) -> String {
+    let ns = error as NSError
+    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+        return String(cString: strerror(Int32(underlying.code)))
+    }
+    if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+    if ns.domain == NSCocoaErrorDomain && ns.code == CocoaError.fileWriteOutOfSpace.rawValue { return String(cString: strerror(ENOSPC)) }
+    return ns.localizedDescription
 }

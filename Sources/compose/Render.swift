@@ -64,7 +64,7 @@ func runRender(_ arguments: [String]) -> ExitCode {
         return exitCode(for: error)
     }
     if let code = writeAll(files) { return code }
-    if output_ == "-" { FileHandle.standardOutput.write(png) }
+    if output_ == "-", let code = writeStandardOutput(png) { return code }
     if printStats { FileHandle.standardError.write(Data((renderer.lastStats.table + "\n").utf8)) }
     return .ok
 }
