@@ -19,7 +19,8 @@ public enum FuzzTargets {
     }
 
     /// The scene language: parse and evaluate; when it is a scene, explain it and render it on
-    /// a small canvas.
+    /// a small canvas; when it declares states, render its animation at a time taken from the
+    /// input (overshooting progress included, as a spring gives).
     @discardableResult
     public static func scene(_ bytes: [UInt8]) -> Bool {
         let source = String(decoding: bytes, as: UTF8.self)
@@ -27,6 +28,12 @@ public enum FuzzTargets {
         let size = CGSize(width: min(64, scene.canvas.width), height: min(64, scene.canvas.height))
         _ = Explanation(scene.view, size: size, scale: 1)
         _ = try? Renderer().render(scene.view, size: size, scale: 1, background: scene.canvas.background)
+        if let change = scene.change {
+            let progress = Double(bytes.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF }) / 0xFFFF * 1.4 - 0.2
+            _ = try? Renderer().render(change.view(progress: progress, in: size), size: size, scale: 1)
+            let duration = change.duration
+            _ = change.animation.progress(at: duration.isFinite ? duration * 0.5 : 1)
+        }
         return true
     }
 
