@@ -15,6 +15,7 @@ public enum FuzzTargets {
         l.maximumPathElements = 5_000
         l.maximumCanvasPixels = 128 * 128
         l.maximumSourceBytes = 16 << 10
+        l.maximumImageBytes = 1 << 20
         return l
     }
 

@@ -41,6 +41,11 @@ extension Builtins {
                               name: "Path"))
         },
         Builtin("EmptyView", "") { _, _ in .view(AnyView(EmptyView())) },
+        Builtin("Image", "_ file: string, scale: number?") { b, e in
+            guard let image = e.loadImage(b.values["file"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? "",
+                                          scale: b.double("scale") ?? 1, at: b.location("file"), scaleAt: b.location("scale")) else { return .invalid }
+            return .image(image)
+        },
         Builtin("Spacer", "minLength: number?") { b, e in
             guard e.nonNegative(b, "minLength") else { return .invalid }
             return .view(AnyView(Spacer(minLength: b.cg("minLength"))))
@@ -91,6 +96,16 @@ extension Builtins {
                                                        minHeight: b.cg("minHeight"), idealHeight: b.cg("idealHeight"), maxHeight: b.cg("maxHeight"),
                                                        alignment: b.alignment("alignment") ?? .center)))
         },
+        Builtin("foregroundStyle", "_ content: style") { b, _ in .view(AnyView(b.view("self")!.foregroundStyle(b.style("content")!))) },
+        Builtin("aspectRatio", "_ ratio: number?, contentMode: contentMode") { b, e in
+            if let r = b.double("ratio"), r <= 0 {
+                e.error(b.location("ratio"), "the aspect ratio must be positive, got \(r.plainDescription)")
+                return .invalid
+            }
+            return .view(AnyView(b.view("self")!.aspectRatio(b.cg("ratio"), contentMode: b.enumCase("contentMode") == "fill" ? .fill : .fit)))
+        },
+        Builtin("scaledToFit", "") { b, _ in .view(AnyView(b.view("self")!.scaledToFit())) },
+        Builtin("scaledToFill", "") { b, _ in .view(AnyView(b.view("self")!.scaledToFill())) },
         Builtin("layoutPriority", "_ value: number") { b, _ in .view(AnyView(b.view("self")!.layoutPriority(b.double("value")!))) },
         Builtin("id", "_ id: any") { b, e in
             guard let id = e.identity(b.values["id"]!) else {
@@ -193,9 +208,8 @@ extension Builtins {
     static let shapeOperations: [Builtin] = [
         Builtin("fill", "_ content: style?, style: fillStyle?") { b, _ in
             let s = b.shape("self")!
-            return .view(AnyView(s.fill(b.style("content") ?? AnyShapeStyle(Color.primary), style: b.fillStyle("style") ?? FillStyle())))
+            return .view(AnyView(s.fill(b.style("content") ?? AnyShapeStyle(ForegroundStyle()), style: b.fillStyle("style") ?? FillStyle())))
         },
-        Builtin("foregroundStyle", "_ content: style") { b, _ in .view(AnyView(b.shape("self")!.fill(b.style("content")!))) },
         Builtin("stroke", "_ content: style?, lineWidth: number?") { b, e in
             guard e.nonNegative(b, "lineWidth") else { return .invalid }
             return stroked(b, StrokeStyle(lineWidth: b.cg("lineWidth") ?? 1), border: false, e)
@@ -286,7 +300,7 @@ extension Builtins {
                         hint: "stroked and trimmed shapes and paths are not insettable; use stroke(…) instead")
                 return .invalid
             }
-            return .view(AnyView(s.strokeBorder(b.style("content") ?? AnyShapeStyle(Color.primary), style: style)))
+            return .view(AnyView(s.strokeBorder(b.style("content") ?? AnyShapeStyle(ForegroundStyle()), style: style)))
         }
         if let content = b.style("content") { return .view(AnyView(s.stroke(content, style: style))) }
         return .shape(SceneShape(s.stroke(style: style), name: "stroked \(s.name)"))

@@ -17,7 +17,7 @@ enum Builtins {
     static let typeNames: Set<String> = [
         "Animation", "Color", "Angle", "Double", "CGFloat", "Float", "Int", "UnitPoint", "Alignment", "CGAffineTransform", "BlendMode",
         "Gradient", "Gradient.Stop", "CGPoint", "CGSize", "CGRect", "RoundedCornerStyle", "ColorRenderingMode", "CGLineCap",
-        "CGLineJoin", "HorizontalAlignment", "VerticalAlignment", "Edge", "Edge.Set",
+        "CGLineJoin", "HorizontalAlignment", "VerticalAlignment", "Edge", "Edge.Set", "ContentMode",
     ]
 
     /// `Type.member` values.
@@ -46,7 +46,7 @@ enum Builtins {
                                             "horizontal": .horizontal, "vertical": .vertical]
             return sets[name].map(Value.edges)
         default:
-            let enums: [String: ParamType] = ["BlendMode": .blendMode, "RoundedCornerStyle": .cornerStyle, "ColorRenderingMode": .colorMode,
+            let enums: [String: ParamType] = ["BlendMode": .blendMode, "RoundedCornerStyle": .cornerStyle, "ColorRenderingMode": .colorMode, "ContentMode": .contentMode,
                                               "CGLineCap": .lineCap, "CGLineJoin": .lineJoin, "HorizontalAlignment": .horizontalAlignment,
                                               "VerticalAlignment": .verticalAlignment]
             guard let t = enums[type], t.members.contains(name) else { return nil }
@@ -71,7 +71,7 @@ enum Builtins {
     static let unsupported: [String: String] = {
         let later = "it is on the scene graph's list of what is not built yet (README, 'Not yet')"
         var table: [String: String] = [:]
-        for name in ["Image", "Text", "foregroundColor", "luminanceToAlpha"] {
+        for name in ["Text", "foregroundColor", "luminanceToAlpha"] {
             table[name] = later
         }
         return table

@@ -56,6 +56,9 @@ extension Evaluator {
             return try viewMethod(name, .view(AnyView(c)), args, at: location)
         case .view, .style:
             return try viewMethod(name, base, args, at: location)
+        case .image:
+            if let overloads = Builtins.imageMethods[name] { return try dispatch(overloads, args, receiver: base, at: location) }
+            return try viewMethod(name, base, args, at: location)
         default:
             let table: [String: [Builtin]]? = switch base {
             case .path: Builtins.pathMethods

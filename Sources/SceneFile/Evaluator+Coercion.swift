@@ -88,7 +88,8 @@ extension Evaluator {
                 return unknownMember(name, "Alignment")
             default: return mismatch()
             }
-        case .horizontalAlignment, .verticalAlignment, .blendMode, .colorMode, .cornerStyle, .lineCap, .lineJoin, .colorSpace:
+        case .horizontalAlignment, .verticalAlignment, .blendMode, .colorMode, .cornerStyle, .lineCap, .lineJoin, .colorSpace,
+             .contentMode, .interpolation:
             let typeName = String(type.expectation.split(separator: " ").last!)
             switch value {
             case .member(let name):
@@ -139,6 +140,9 @@ extension Evaluator {
             case .color(let c): return .success(.style(AnyShapeStyle(c), view: AnyView(c), name: "colour"))
             case .member(let name):
                 if let c = namedColors[name] { return .success(.style(AnyShapeStyle(c), view: AnyView(c), name: "colour")) }
+                if name == "foreground" {
+                    return .success(.style(AnyShapeStyle(ForegroundStyle()), view: AnyView(Rectangle()), name: "foreground style"))
+                }
                 return unknownMember(name, "Color")
             default: return mismatch()
             }

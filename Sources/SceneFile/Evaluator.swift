@@ -12,6 +12,11 @@ final class Evaluator {
     var canvas = SceneCanvas()
     var canvasDeclared: SourceLocation?
     var animation = Animation.default
+    /// Where `Image("name.png")` looks for relative paths: the scene file's folder (nil: the
+    /// current folder, for standard input).
+    var baseDirectory: URL?
+    /// Images already read, by resolved path: a file named twice (or in a loop) is read once.
+    var images: [String: Image] = [:]
     var animationDeclared: SourceLocation?
     /// Which end of the states this run evaluates: false the start values, true the end.
     var evaluatesEndState = false
@@ -269,6 +274,7 @@ final class Evaluator {
     func asView(_ value: Value, at location: SourceLocation, context: String) -> AnyView? {
         switch value {
         case .view(let v): return v
+        case .image(let i): return AnyView(i)
         case .shape(let s): return AnyView(s)
         case .color(let c): return AnyView(c)
         case .style(_, let v, _): return v

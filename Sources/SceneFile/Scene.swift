@@ -25,6 +25,9 @@ public struct SceneLimits: Sendable, Equatable {
     /// The largest magnitude of a geometric argument, in points (1,000,000).
     /// `--max-coordinate`.
     public var maximumCoordinate: Double = 1_000_000
+    /// Size of a PNG file an `Image("…")` reads (64 MiB); its pixels also count against
+    /// `maximumCanvasPixels`. `--max-image-bytes`.
+    public var maximumImageBytes = 64 << 20
 
     public init() {}
 }
@@ -115,6 +118,7 @@ public struct Scene {
             func evaluate(endState: Bool) -> (Evaluator, AnyView?) {
                 let evaluator = Evaluator(limits: limits)
                 evaluator.evaluatesEndState = endState
+                evaluator.baseDirectory = fileName.hasPrefix("<") ? nil : URL(fileURLWithPath: fileName).deletingLastPathComponent()
                 var view: AnyView?
                 do {
                     view = try evaluator.runScene(statements, end: tokens.last!.location)

@@ -5,7 +5,7 @@ import SceneGraph
 /// value of the type, resolving member shorthand (`.blue`, `.topLeading`, `.multiply`) by it.
 enum ParamType: String, Sendable {
     case number, length, int, bool, string, color, angle, point, size, rect, unitPoint, alignment
-    case horizontalAlignment, verticalAlignment, blendMode, colorMode, cornerStyle, lineCap, lineJoin
+    case horizontalAlignment, verticalAlignment, blendMode, colorMode, cornerStyle, lineCap, lineJoin, contentMode, interpolation
     case edges, colorSpace, view, shape, insettableShape, style, gradient, stops, colors, numbers, points
     case strokeStyle, fillStyle, transform, closure, keyPath, sequence, animation, any
 
@@ -28,6 +28,8 @@ enum ParamType: String, Sendable {
         case .verticalAlignment: "a VerticalAlignment"
         case .blendMode: "a BlendMode"
         case .colorMode: "a ColorRenderingMode"
+        case .contentMode: "a ContentMode"
+        case .interpolation: "an Image.Interpolation"
         case .cornerStyle: "a RoundedCornerStyle"
         case .lineCap: "a CGLineCap"
         case .lineJoin: "a CGLineJoin"
@@ -58,6 +60,8 @@ enum ParamType: String, Sendable {
         switch self {
         case .blendMode: BlendMode.allCases.map(\.rawValue)
         case .colorMode: ["nonLinear", "linear", "extendedLinear"]
+        case .contentMode: ["fit", "fill"]
+        case .interpolation: ["none", "low", "medium", "high"]
         case .cornerStyle: ["circular", "continuous"]
         case .lineCap: ["butt", "round", "square"]
         case .lineJoin: ["miter", "round", "bevel"]
@@ -167,6 +171,7 @@ struct Bound {
     func shape(_ name: String) -> SceneShape? { if case .shape(let v) = values[name] { v } else { nil } }
     func style(_ name: String) -> AnyShapeStyle? { if case .style(let v, _, _) = values[name] { v } else { nil } }
     func gradient(_ name: String) -> Gradient? { if case .gradient(let v) = values[name] { v } else { nil } }
+    func image(_ name: String) -> Image? { if case .image(let v) = values[name] { v } else { nil } }
     func animation(_ name: String) -> Animation? { if case .animation(let v) = values[name] { v } else { nil } }
     func strokeStyle(_ name: String) -> StrokeStyle? { if case .strokeStyle(let v) = values[name] { v } else { nil } }
     func fillStyle(_ name: String) -> FillStyle? { if case .fillStyle(let v) = values[name] { v } else { nil } }

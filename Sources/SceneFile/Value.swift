@@ -26,6 +26,7 @@ enum Value {
     case stop(Gradient.Stop)
     case strokeStyle(StrokeStyle)
     case animation(Animation)
+    case image(Image)
     case fillStyle(FillStyle)
     case transform(CGAffineTransform)
     case edges(Edge.Set)
@@ -67,6 +68,7 @@ enum Value {
         case .stop: "a gradient stop"
         case .strokeStyle: "a stroke style"
         case .animation: "an animation"
+        case .image: "an image"
         case .fillStyle: "a fill style"
         case .transform: "a transform"
         case .edges: "a set of edges"

@@ -43,6 +43,7 @@ let sceneLimitsHelp: String = {
       --max-pixels <n>        Canvas pixels, width × height × scale². (default: \(d.maximumCanvasPixels))
       --max-scene-bytes <n>   Size of the scene file. (default: \(d.maximumSourceBytes))
       --max-coordinate <x>    Magnitude of any geometric argument, in points. (default: \(Int(d.maximumCoordinate)))
+      --max-image-bytes <n>   Size of a PNG file an Image("…") reads. (default: \(d.maximumImageBytes))
       --max-offscreen-bytes <n>
                               Offscreen layers alive at once during the render. (default: \(Renderer().maximumOffscreenBytes))
     """

@@ -25,7 +25,7 @@ struct SceneOptions {
     var maximumOffscreenBytes: Int?
 
     static let flags = ["--demo", "--scale", "--size", "--background", "--max-depth", "--max-iterations", "--max-path-elements",
-                        "--max-pixels", "--max-scene-bytes", "--max-coordinate", "--max-offscreen-bytes"]
+                        "--max-pixels", "--max-scene-bytes", "--max-coordinate", "--max-offscreen-bytes", "--max-image-bytes"]
 
     /// A renderer with the options' limits.
     func renderer() -> Renderer {
@@ -62,6 +62,7 @@ struct SceneOptions {
         case "--max-scene-bytes": limits.maximumSourceBytes = reader.count(for: arg, in: 1...(1 << 30))
         case "--max-coordinate": limits.maximumCoordinate = reader.number(for: arg, in: 1...1e12)
         case "--max-offscreen-bytes": maximumOffscreenBytes = reader.count(for: arg, in: 0...(1 << 40))
+        case "--max-image-bytes": limits.maximumImageBytes = reader.count(for: arg, in: 0...(1 << 32))
         default:
             if arg.hasPrefix("-") && arg != "-" { return false }
             if let path {

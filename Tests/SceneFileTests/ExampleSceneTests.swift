@@ -13,7 +13,7 @@ import Testing
         .filter { $0.hasSuffix(".scene") }.map { String($0.dropLast(6)) }.sorted()
 
     @Test func everyLessonHasAnExample() {
-        #expect(Self.names == ["badge", "capsule-border", "circles", "pie", "plate", "polygons", "progress-ring", "punch-out", "radar-seal",
+        #expect(Self.names == ["badge", "capsule-border", "circles", "image", "pie", "plate", "polygons", "progress-ring", "punch-out", "radar-seal",
                                "shadows", "triangle"])
     }
 

@@ -105,3 +105,19 @@ struct AnyViewBox {
     let render: () throws -> Surface
     init<V: View>(_ view: V) { render = { try Renderer().render(view, size: CGSize(width: 20, height: 20)) } }
 }
+
+@Suite struct ClippedShadowTests {
+    /// A clipped leaf casts the shadow of what is left of it: a 40 × 40 square (30…70) clipped
+    /// to its inscribed circle (centre (50, 50), r 20), with a sharp black shadow (radius 0)
+    /// 30 to the right. (91, 32) lies in the square's shadow (60…100 × 30…70) but 21.1 from
+    /// the circle's shadow centre (80, 50): white. (80, 50), the circle shadow's centre, outside
+    /// the square itself: black.
+    @Test func clippedLeavesCastTheClippedShape() throws {
+        let view = Rectangle().fill(.blue).frame(width: 40, height: 40)
+            .clipShape(Circle())
+            .shadow(color: .black, radius: 0, x: 30, y: 0)
+        let surface = try Renderer().render(view, size: CGSize(width: 100, height: 100))
+        #expect(surface.pixel(x: 91, y: 32) == RGBA8(255, 255, 255, 255))
+        #expect(surface.pixel(x: 80, y: 50) == RGBA8(0, 0, 0, 255))
+    }
+}

@@ -158,11 +158,15 @@ struct Interpolator {
             return .shape(geometry, style: style, fillRule: rule)
         case (_, .sequence), (_, .zstack), (_, .stack):
             return .zstack(.topLeading, children)
-        case (_, .padding), (_, .frame), (_, .flexibleFrame), (_, .offset), (_, .position), (_, .fixedSize),
+        case (_, .image):
+            return b
+        case (_, .padding), (_, .frame), (_, .flexibleFrame), (_, .aspectRatio), (_, .offset), (_, .position), (_, .fixedSize),
              (_, .layoutPriority), (_, .identity), (_, .geometryGroup), (_, .placed), (_, .transition):
             return child
         case let (.opacity(oa, _), .opacity(ob, _)):
             return .opacity(min(1, max(0, lerp(oa, ob))), child)
+        case let (.foregroundStyle(sa, _), .foregroundStyle(sb, _)):
+            return .foregroundStyle(progress == 1 ? sb : InterpolatedStyle(from: sa, to: sb, progress: progress), child)
         case let (_, .blendMode(mode, _)):
             return .blendMode(mode, child)
         case let (.shadow(ca, ra, da, _), .shadow(cb, rb, db, _)):
@@ -199,7 +203,8 @@ struct Interpolator {
              (.geometryGroup, .geometryGroup), (.placed, .placed), (.offset, .offset), (.transformEffect, .transformEffect),
              (.opacity, .opacity), (.blendMode, .blendMode), (.shadow, .shadow), (.clip, .clip), (.compositingGroup, .compositingGroup),
              (.blur, .blur), (.drawingGroup, .drawingGroup), (.colorEffect, .colorEffect), (.position, .position),
-             (.fixedSize, .fixedSize), (.transition, .transition), (.mask, .mask):
+             (.fixedSize, .fixedSize), (.transition, .transition), (.mask, .mask), (.foregroundStyle, .foregroundStyle),
+             (.image, .image), (.aspectRatio, .aspectRatio):
             return true
         case let (.stack(axisA, _, _, _), .stack(axisB, _, _, _)):
             return axisA == axisB

@@ -138,6 +138,8 @@ struct LowerContext {
     var scale: Double = 1
     /// Colour effects written above, composed (inner first): applied to each leaf's paint.
     var colorMatrix: ColorMatrix? = nil
+    /// The environment's foreground style (nil: black).
+    var foreground: (any ShapeStyle)? = nil
 }
 
 /// Warnings collected while lowering, once each.
@@ -180,15 +182,32 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         // As in SwiftUI, a shape draws in its own space, (0, 0) at its frame's origin: a `Path`
         // view's coordinates are relative to where layout put it.
         let (local, place) = localSpace(rect, context.transform)
-        var fill = style._fill(in: local)
+        var fill = resolveForeground(style, context.foreground)._fill(in: local)
         if let matrix = context.colorMatrix { fill = fill.mapColors(matrix.apply(to:)) }
         fill = fill.transformed(by: place).opacity(context.opacity)
         items.append(.fill(geometry.path(local).applying(place), fill, rule,
                            blendMode: context.blendMode ?? .normal, clips: context.clips,
                            shadows: context.shadows.map { var s = $0; s.color = s.color.opacity(context.opacity); return s }))
+    case let .image(content, _, filter):
+        guard context.opacity > 0 else { return }
+        // Image pixels → the frame's own space (stretched to the laid-out size) → device.
+        let (local, place) = localSpace(rect, context.transform)
+        let pixels = (CGFloat(content.surface.width), CGFloat(content.surface.height))
+        let fill = ShapeFill.image(ImageFill(content: content, imageTransform: CGAffineTransform(scaleX: local.width / pixels.0, y: local.height / pixels.1),
+                                             filter: filter)).transformed(by: place)
+        let path = Path(local).applying(place)
+        if let matrix = context.colorMatrix {
+            // Colour effects on pixels: a filter layer around the image, carrying the leaf's
+            // opacity, blend mode, clips and shadows.
+            items.append(.colorFilter(matrix: matrix, opacity: context.opacity, blendMode: context.blendMode ?? .normal,
+                                      clips: context.clips, shadows: context.shadows, [.fill(path, fill, .nonZero)]))
+        } else {
+            items.append(.fill(path, fill.opacity(context.opacity), .nonZero, blendMode: context.blendMode ?? .normal, clips: context.clips,
+                               shadows: context.shadows.map { var s = $0; s.color = s.color.opacity(context.opacity); return s }))
+        }
     case .spacer:
         break
-    case .sequence, .zstack, .stack, .padding, .frame, .flexibleFrame, .placed, .offset, .position, .fixedSize, .layered,
+    case .sequence, .zstack, .stack, .padding, .frame, .flexibleFrame, .placed, .offset, .position, .fixedSize, .layered, .aspectRatio,
          .layoutPriority, .identity, .geometryGroup, .transition:
         for (child, childRect) in childRects(of: node, in: rect) {
             lower(child, in: childRect, context: context, into: &items)
@@ -238,7 +257,8 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         // (the cache's key). Outer transforms only move the finished image.
         let s = context.scale
         let width = Int((rect.width * s - 1e-9).rounded(.up)), height = Int((rect.height * s - 1e-9).rounded(.up))
-        let local = LowerContext(transform: CGAffineTransform(scaleX: s, y: s), opacity: 1, blendMode: nil, notes: context.notes, scale: s)
+        var local = LowerContext(transform: CGAffineTransform(scaleX: s, y: s), opacity: 1, blendMode: nil, notes: context.notes, scale: s)
+        local.foreground = context.foreground
         var children: [DisplayItem] = []
         for (content, contentRect) in childRects(of: node, in: rect) {
             lower(content, in: contentRect, context: local, into: &children)
@@ -250,6 +270,10 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
                                    blendMode: context.blendMode ?? .normal,
                                    image: GroupImage(width: width, height: height, placement: placement),
                                    clips: context.clips, shadows: context.shadows, children))
+    case let .foregroundStyle(style, child):
+        var inner = context
+        inner.foreground = resolveForeground(style, context.foreground)
+        lower(child, in: rect, context: inner, into: &items)
     case let .colorEffect(matrix, child):
         var inner = context
         inner.colorMatrix = context.colorMatrix.map { matrix.followed(by: $0) } ?? matrix

@@ -20,6 +20,13 @@ func size(of node: ViewNode, proposal: ProposedSize) -> CGSize {
         return .zero
     case .shape:
         return CGSize(width: proposal.width ?? 10, height: proposal.height ?? 10)
+    case let .image(content, resizable, _):
+        // Natural size unless resizable; resizable, the offer (the natural size when asked
+        // for the ideal).
+        let natural = content.size
+        return resizable ? CGSize(width: proposal.width ?? natural.width, height: proposal.height ?? natural.height) : natural
+    case let .aspectRatio(ratio, fill, child):
+        return size(of: child, proposal: ProposedSize(aspectProposal(ratio, fill: fill, child: child, proposal: proposal)))
     case .spacer(let minLength):
         // Outside a stack a spacer takes what it is offered (nothing when asked its ideal).
         let m = minLength ?? 0
@@ -54,7 +61,7 @@ func size(of node: ViewNode, proposal: ProposedSize) -> CGSize {
     case .offset(_, let child), .transformEffect(_, _, let child), .opacity(_, let child), .clip(_, _, let child), .shadow(_, _, _, let child), .compositingGroup(let child), .blendMode(_, let child),
          .blur(_, _, let child), .mask(_, _, let child), .colorEffect(_, let child),
          .drawingGroup(_, _, let child), .layoutPriority(_, let child), .identity(_, let child), .geometryGroup(let child),
-         .transition(_, let child):
+         .transition(_, let child), .foregroundStyle(_, let child):
         return size(of: child, proposal: proposal)
     case .layered(let primary, _, _, _):
         return size(of: primary, proposal: proposal)
@@ -178,8 +185,11 @@ func stackSizes(_ children: [ViewNode], axis: Int, spacing: CGFloat?, proposal: 
 func childRects(of node: ViewNode, in rect: CGRect) -> [(ViewNode, CGRect)] {
     let proposal = ProposedSize(rect.size)
     switch node {
-    case .empty, .shape, .spacer:
+    case .empty, .shape, .spacer, .image:
         return []
+    case let .aspectRatio(ratio, fill, child):
+        let s = size(of: child, proposal: ProposedSize(aspectProposal(ratio, fill: fill, child: child, proposal: proposal)))
+        return [(child, Alignment.center.place(s, in: rect))]
     case .sequence, .zstack:
         let alignment: Alignment
         if case .zstack(let a, _) = node { alignment = a } else { alignment = .center }
@@ -226,7 +236,15 @@ func childRects(of node: ViewNode, in rect: CGRect) -> [(ViewNode, CGRect)] {
         return [(child, CGRect(origin: .zero, size: rect.size))]
     case .transformEffect(_, _, let child), .opacity(_, let child), .blendMode(_, let child), .shadow(_, _, _, let child),
          .clip(_, _, let child), .compositingGroup(let child), .blur(_, _, let child), .colorEffect(_, let child),
-         .layoutPriority(_, let child), .identity(_, let child), .geometryGroup(let child), .transition(_, let child):
+         .layoutPriority(_, let child), .identity(_, let child), .geometryGroup(let child), .transition(_, let child),
+         .foregroundStyle(_, let child):
         return [(child, rect)]
     }
+}
+
+/// What `aspectRatio` offers its child (see `aspectSize`).
+func aspectProposal(_ ratio: CGFloat?, fill: Bool, child: ViewNode, proposal: ProposedSize) -> CGSize {
+    let ideal = size(of: child, proposal: ProposedSize(width: nil, height: nil))
+    let r = ratio ?? (ideal.height > 0 && ideal.width > 0 ? ideal.width / ideal.height : 1)
+    return aspectSize(ratio: r, fill: fill, proposal: proposal, ideal: ideal)
 }

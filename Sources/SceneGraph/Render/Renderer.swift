@@ -170,13 +170,19 @@ public final class Renderer {
                     guard let m = try clipMask(clips, shift: shift, surface: surface) else { continue }
                     mask = m
                 }
+                // A clipped leaf casts the shadow of what remains visible: its path intersected
+                // with each clip (a shape boolean, when the fill rules agree).
+                let caster = shadows.isEmpty || clips.isEmpty ? path : clips.reduce(path) { shape, clip in
+                    clip.fillRule == rule ? shape.intersection(clip.path, eoFill: rule == .evenOdd) : shape
+                }
                 for shadow in shadows {
-                    let b = try recorder.time("filters") { try canvas.drawShadow(of: path, fillRule: rule, transform: shift, shadow: shadow) }
+                    let b = try recorder.time("filters") { try canvas.drawShadow(of: caster, fillRule: rule, transform: shift, shadow: shadow) }
                     recorder.transient(.shadow, b, bytesPerPixel: 1)
                 }
                 try recorder.time("rasterization") {
-                    try canvas.fill(path, with: color.paint, fillRule: rule, transform: shift,
-                                    paintTransform: color.transform.concatenating(shift), blendMode: blend, clipMask: mask)
+                    try canvas.fill(path, with: color.drawablePaint(), fillRule: rule, transform: shift,
+                                    paintTransform: color.transform.concatenating(shift), opacity: color.coverageOpacity,
+                                    blendMode: blend, clipMask: mask)
                 }
                 recorder.stats.leafDraws += 1
             case let .compositingGroup(opacity, blend, clips, shadows, children):

@@ -24,8 +24,9 @@ public struct AnyView: View, PrimitiveView {
 /// A type-erased shape style (SwiftUI's `AnyShapeStyle`).
 public struct AnyShapeStyle: ShapeStyle {
     private let style: any ShapeStyle
-    public init<S: ShapeStyle>(_ style: S) { self.style = style }
+    public init<S: ShapeStyle>(_ style: S) { self.style = (style as? AnyShapeStyle)?.style ?? style }
     public func _fill(in rect: CGRect) -> ShapeFill { style._fill(in: rect) }
+    var base: any ShapeStyle { style }
 }
 
 /// Views made from each element of a collection (SwiftUI's `ForEach`); the container around it

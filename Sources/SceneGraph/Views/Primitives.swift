@@ -17,8 +17,9 @@ public struct _ShapeView<Content: Shape, Style: ShapeStyle>: View, PrimitiveView
 }
 
 extension Shape {
-    /// The shape filled with the foreground colour (black in light mode).
-    public var body: _ShapeView<Self, Color> { _ShapeView(shape: self, style: .primary, fillRule: .nonZero) }
+    /// The shape filled with the environment's foreground style (black unless a
+    /// `foregroundStyle(_:)` above says otherwise).
+    public var body: _ShapeView<Self, ForegroundStyle> { _ShapeView(shape: self, style: ForegroundStyle(), fillRule: .nonZero) }
 
     /// The shape filled with `content`, a colour or a gradient laid out in the shape's frame
     /// (SwiftUI's `fill(_:style:)`).

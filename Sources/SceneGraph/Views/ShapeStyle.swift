@@ -7,6 +7,24 @@ public protocol ShapeStyle: Sendable {
     func _fill(in rect: CGRect) -> ShapeFill
 }
 
+/// An image as a fill: its pixels mapped into the shape's coordinates by `imageTransform`, faded
+/// by `opacity` (an image has no colour to carry it), and `transform` from the shape's
+/// coordinates to device pixels.
+public struct ImageFill: Hashable, Sendable {
+    public var content: ImageContent
+    public var imageTransform: CGAffineTransform
+    public var filter: ImageFilter
+    public var opacity: Double = 1
+    public var transform: CGAffineTransform = .identity
+
+    /// The same image with `t` applied after its transform.
+    func placed(by t: CGAffineTransform) -> ImageFill {
+        var copy = self
+        copy.transform = transform.concatenating(t)
+        return copy
+    }
+}
+
 /// A resolved fill: a colour, or a gradient given in a shape's coordinates with the transform
 /// from those to device pixels.
 public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
@@ -14,10 +32,15 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
     case linearGradient(Gradient, start: CGPoint, end: CGPoint, transform: CGAffineTransform)
     case radialGradient(Gradient, center: CGPoint, startRadius: Double, endRadius: Double, transform: CGAffineTransform)
     case angularGradient(Gradient, center: CGPoint, startAngle: Angle, endAngle: Angle, transform: CGAffineTransform)
+    /// An image's pixels mapped into the shape's coordinates by `imageTransform`, faded by
+    /// `opacity` (an image has no colour to carry it).
+    case image(ImageFill)
 
-    /// The Compositor paint, in the coordinates `transform` maps to device pixels.
+    /// The Compositor paint, in the coordinates `transform` maps to device pixels. (An image's
+    /// paint uses the image's own pixman object; the renderer draws from a private one.)
     public var paint: Paint {
         switch self {
+        case let .image(i): .image(i.content.surface, transform: i.imageTransform, filter: i.filter)
         case .color(let c): .color(c)
         case let .linearGradient(g, s, e, _): .linearGradient(g, start: s, end: e)
         case let .radialGradient(g, c, r0, r1, _): .radialGradient(g, center: c, startRadius: r0, endRadius: r1)
@@ -30,7 +53,23 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .color: .identity
         case .linearGradient(_, _, _, let t), .radialGradient(_, _, _, _, let t), .angularGradient(_, _, _, _, let t): t
+        case .image(let i): i.transform
         }
+    }
+
+    /// What multiplies the coverage when drawn: an image's opacity (colours carry theirs).
+    var coverageOpacity: Double {
+        if case .image(let i) = self { return i.opacity }
+        return 1
+    }
+
+    /// The paint to draw with: for an image, its pixels under a pixman object of its own, so
+    /// that renders on several threads never share one's transform and filter.
+    func drawablePaint() throws -> Paint {
+        if case .image(let i) = self {
+            return .image(try Surface(sharingPixelsOf: i.content.surface), transform: i.imageTransform, filter: i.filter)
+        }
+        return paint
     }
 
     /// The same fill with its coordinates mapped by `t` first (the paint moves with the shape).
@@ -40,12 +79,17 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
         case let .linearGradient(g, s, e, m): .linearGradient(g, start: s, end: e, transform: m.concatenating(t))
         case let .radialGradient(g, c, r0, r1, m): .radialGradient(g, center: c, startRadius: r0, endRadius: r1, transform: m.concatenating(t))
         case let .angularGradient(g, c, a0, a1, m): .angularGradient(g, center: c, startAngle: a0, endAngle: a1, transform: m.concatenating(t))
+        case .image(let i): .image(i.placed(by: t))
         }
     }
 
     /// The same fill with every colour's opacity multiplied by `opacity`.
     func opacity(_ opacity: Double) -> ShapeFill {
         guard opacity != 1 else { return self }
+        if case .image(var i) = self {
+            i.opacity *= opacity
+            return .image(i)
+        }
         return mapColors { $0.opacity(opacity) }
     }
 
@@ -59,6 +103,8 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
         case let .linearGradient(g, s, e, m): .linearGradient(map(g), start: s, end: e, transform: m)
         case let .radialGradient(g, c, r0, r1, m): .radialGradient(map(g), center: c, startRadius: r0, endRadius: r1, transform: m)
         case let .angularGradient(g, c, a0, a1, m): .angularGradient(map(g), center: c, startAngle: a0, endAngle: a1, transform: m)
+        // An image's colours change in a filter layer (lowering wraps it in one).
+        case .image: self
         }
     }
 
@@ -68,12 +114,41 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
         case .linearGradient(let g, _, _, _): "linearGradient \(g.stops.count) stops"
         case .radialGradient(let g, _, _, _, _): "radialGradient \(g.stops.count) stops"
         case .angularGradient(let g, _, _, _, _): "angularGradient \(g.stops.count) stops"
+        case .image(let i): i.content.description + (i.opacity == 1 ? "" : String(format: " opacity %.3f", i.opacity))
         }
     }
 }
 
 extension Color: ShapeStyle {
     public func _fill(in rect: CGRect) -> ShapeFill { .color(self) }
+}
+
+/// The foreground style of the environment (SwiftUI's `ForegroundStyle`): what a shape drawn
+/// without a fill uses. Black (`.primary`) unless a `foregroundStyle(_:)` written above it says
+/// otherwise.
+///
+/// ```swift
+/// VStack { Circle(); Capsule().stroke(lineWidth: 4) }.foregroundStyle(.orange)   // both orange
+/// ```
+public struct ForegroundStyle: ShapeStyle, Hashable {
+    public init() {}
+    public func _fill(in rect: CGRect) -> ShapeFill { .color(.primary) }
+}
+
+extension ShapeStyle where Self == ForegroundStyle {
+    public static var foreground: ForegroundStyle { ForegroundStyle() }
+}
+
+/// `style` with every `ForegroundStyle` in it replaced by the environment's `foreground`.
+func resolveForeground(_ style: any ShapeStyle, _ foreground: (any ShapeStyle)?) -> any ShapeStyle {
+    guard let foreground else { return style }
+    if style is ForegroundStyle { return foreground }
+    if let mixed = style as? InterpolatedStyle {
+        return InterpolatedStyle(from: resolveForeground(mixed.from, foreground), to: resolveForeground(mixed.to, foreground),
+                                 progress: mixed.progress)
+    }
+    if let erased = style as? AnyShapeStyle { return resolveForeground(erased.base, foreground) }
+    return style
 }
 
 /// The named colours where a style is expected, so `fill(.orange)` reads as in SwiftUI.

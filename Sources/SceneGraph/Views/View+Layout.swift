@@ -32,6 +32,12 @@ extension View {
         return _ModifiedView(content: self) { .flexibleFrame(bounds, alignment: alignment, $0) }
     }
 
+    /// Sets the foreground style for the views inside: shapes drawn without a fill of their own
+    /// (`Circle()`, `.stroke(lineWidth:)`, `.fill(.foreground)`) use it. The nearest one wins.
+    public func foregroundStyle<S: ShapeStyle>(_ style: S) -> _ModifiedView<Self> {
+        _ModifiedView(content: self) { .foregroundStyle(style, $0) }
+    }
+
     /// Stacks offer room to children of higher priority first (default 0), keeping back only
     /// what the others need at their smallest.
     public func layoutPriority(_ value: Double) -> _ModifiedView<Self> {

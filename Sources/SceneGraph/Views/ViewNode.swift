@@ -12,6 +12,11 @@ indirect enum ViewNode {
     /// spacing between children (nil: SwiftUI's default, 8 between views, none beside a
     /// `Spacer`).
     case stack(axis: Int, alignment: Double, spacing: CGFloat?, [ViewNode])
+    /// Pixels at their natural size, or stretched to the frame when resizable.
+    case image(ImageContent, resizable: Bool, filter: ImageFilter)
+    /// The child proposed a size of this width ÷ height (nil: its ideal proportions), fitted in
+    /// or filling the proposal.
+    case aspectRatio(CGFloat?, fill: Bool, ViewNode)
     /// Flexible room along a stack's axis (SwiftUI's `Spacer`), at least `minLength`.
     case spacer(minLength: CGFloat?)
     case padding(top: CGFloat, leading: CGFloat, bottom: CGFloat, trailing: CGFloat, ViewNode)
@@ -26,6 +31,8 @@ indirect enum ViewNode {
     case geometryGroup(ViewNode)
     /// How the view enters or leaves in an animated change.
     case transition(AnyTransition, ViewNode)
+    /// The foreground style of the environment below (what unfilled shapes use).
+    case foregroundStyle(any ShapeStyle, ViewNode)
     /// Set by animation only: the child goes exactly in this rectangle (an interpolated frame),
     /// whatever its parent's layout says.
     case placed(CGRect, ViewNode)
@@ -85,6 +92,8 @@ indirect enum ViewNode {
         case let .identity(id, child): (child, { .identity(id, $0) })
         case let .geometryGroup(child): (child, { .geometryGroup($0) })
         case let .transition(t, child): (child, { .transition(t, $0) })
+        case let .foregroundStyle(s, child): (child, { .foregroundStyle(s, $0) })
+        case let .aspectRatio(r, fill, child): (child, { .aspectRatio(r, fill: fill, $0) })
         case let .placed(r, child): (child, { .placed(r, $0) })
         case let .offset(d, child): (child, { .offset(d, $0) })
         case let .transformEffect(t, anchor, child): (child, { .transformEffect(t, anchor: anchor, $0) })
@@ -100,7 +109,7 @@ indirect enum ViewNode {
         case let .colorEffect(m, child): (child, { .colorEffect(m, $0) })
         case let .position(p, child): (child, { .position(p, $0) })
         case let .fixedSize(h, v, child): (child, { .fixedSize(horizontal: h, vertical: v, $0) })
-        case .empty, .sequence, .shape, .zstack, .stack, .spacer: nil
+        case .empty, .sequence, .shape, .zstack, .stack, .spacer, .image: nil
         }
     }
 

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Pixels for an `Image` view: a private copy of a surface (so later changes to the caller's
+/// surface cannot reach a cached drawing group), with its scale. Compared by identity: two
+/// images are the same only if they are this same object.
+public final class ImageContent: Hashable, @unchecked Sendable, CustomStringConvertible {
+    let surface: Surface
+    /// Pixels per point.
+    public let scale: Double
+
+    init(copying surface: Surface, scale: Double) throws {
+        self.surface = try surface.copy()
+        self.scale = scale
+    }
+
+    /// The size in points: pixels divided by the scale.
+    public var size: CGSize { CGSize(width: Double(surface.width) / scale, height: Double(surface.height) / scale) }
+
+    public static func == (a: ImageContent, b: ImageContent) -> Bool { a === b }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    public var description: String { "image \(surface.width)×\(surface.height)" + (scale == 1 ? "" : " @\(scale.formatted())x") }
+}
+
+/// A view that shows pixels (SwiftUI's `Image`): at its natural size (pixels ÷ scale, in points)
+/// whatever it is offered, unless made `resizable()`, when it stretches to the size it is given
+/// (with `aspectRatio`/`scaledToFit()`/`scaledToFill()` to keep its proportions).
+///
+/// ```swift
+/// let photo = try Image(contentsOfFile: "photo.png", scale: 2)
+/// photo.resizable().scaledToFit().frame(width: 120, height: 120).clipShape(Circle())
+/// ```
+public struct Image: View, PrimitiveView {
+    /// How an image is sampled when drawn at another size or position (SwiftUI's
+    /// `Image.Interpolation`): `.none` takes the nearest pixel; the others are bilinear.
+    public enum Interpolation: Hashable, Sendable { case none, low, medium, high }
+
+    public let content: ImageContent
+    var isResizable = false
+    var interpolation = Interpolation.high
+
+    /// The image of `surface`'s pixels (copied), `scale` pixels per point.
+    public init(surface: Surface, scale: CGFloat = 1) throws {
+        guard scale.isFinite, scale > 0 else { throw ImageError.invalidScale(scale) }
+        content = try ImageContent(copying: surface, scale: scale)
+    }
+
+    /// The image in a PNG file, `scale` pixels per point.
+    public init(contentsOfFile path: String, scale: CGFloat = 1) throws {
+        try self.init(surface: PNG.read(path: path), scale: scale)
+    }
+
+    /// The image stretched to whatever size layout gives it.
+    public func resizable() -> Image {
+        var copy = self
+        copy.isResizable = true
+        return copy
+    }
+
+    public func interpolation(_ interpolation: Interpolation) -> Image {
+        var copy = self
+        copy.interpolation = interpolation
+        return copy
+    }
+
+    public var body: EmptyView { EmptyView() }
+    func makeNode() -> ViewNode { .image(content, resizable: isResizable, filter: interpolation == .none ? .nearest : .bilinear) }
+}
+
+public enum ImageError: Error, CustomStringConvertible, Equatable {
+    case invalidScale(Double)
+    public var description: String {
+        switch self {
+        case .invalidScale(let s): "an image's scale must be a positive number, got \(s)"
+        }
+    }
+}
+
+/// How `aspectRatio` fits a view into the space it is offered (SwiftUI's `ContentMode`).
+public enum ContentMode: Hashable, Sendable {
+    /// The largest size with the ratio inside the offer.
+    case fit
+    /// The smallest size with the ratio covering the offer.
+    case fill
+}
+
+extension View {
+    /// Proposes its child a size of width ÷ height = `aspectRatio` (by default the child's
+    /// ideal proportions) that fits in, or fills, what it is offered.
+    public func aspectRatio(_ aspectRatio: CGFloat? = nil, contentMode: ContentMode) -> _ModifiedView<Self> {
+        let ratio = aspectRatio.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        return _ModifiedView(content: self) { .aspectRatio(ratio, fill: contentMode == .fill, $0) }
+    }
+    public func scaledToFit() -> _ModifiedView<Self> { aspectRatio(contentMode: .fit) }
+    public func scaledToFill() -> _ModifiedView<Self> { aspectRatio(contentMode: .fill) }
+}
+
+/// The size `aspectRatio` proposes: ratio r (width ÷ height) fitted in or filling the proposal;
+/// an unspecified dimension follows the other; with neither, the child's ideal width.
+func aspectSize(ratio: CGFloat, fill: Bool, proposal: ProposedSize, ideal: CGSize) -> CGSize {
+    switch (proposal.width, proposal.height) {
+    case (nil, nil): return CGSize(width: ideal.width, height: ideal.width / ratio)
+    case let (w?, nil): return CGSize(width: w, height: w / ratio)
+    case let (nil, h?): return CGSize(width: h * ratio, height: h)
+    case let (w?, h?):
+        let wider = w / max(h, .leastNonzeroMagnitude) > ratio
+        // Fit: limited by the tighter side; fill: by the looser.
+        return wider != fill ? CGSize(width: h * ratio, height: h) : CGSize(width: w, height: w / ratio)
+    }
+}
