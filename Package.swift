@@ -64,7 +64,7 @@ let package = Package(
 
         .target(
             name: "ReferenceScenes",
-            dependencies: ["Compositor"]
+            dependencies: ["Compositor", "SceneGraph"]
         ),
 
         // MARK: - Fuzzing entry points (the libFuzzer executables live in Fuzz/)

@@ -45,3 +45,23 @@ import Testing
         #expect(try rendered.compare(to: expected).differingPixels == 0, "\(mode)")
     }
 }
+
+/// Every reference scene built as views (`ReferenceScene.view`, what the benchmarks time)
+/// draws what the same operations drawn with Compositor calls draw: exactly for fills and
+/// groups, and within 1 in 8-bit units where a gradient's points go through unit points of the
+/// canvas (a division and a multiplication that may round).
+@Suite struct ReferenceSceneAsViewsTests {
+    @Test(arguments: ["S1a", "S1b", "S2-noshadow", "S3-small", "S5", "S6", "S7"])
+    func viewsDrawTheReferenceScene(_ name: String) throws {
+        let scenes: [String: ReferenceScene] = [
+            "S1a": .s1(group: false), "S1b": .s1(group: true), "S2-noshadow": .s2NoShadow(),
+            "S3-small": .s3(count: 300, width: 480, height: 270), "S5": .s5(), "S6": .s6(), "S7": .s7(),
+        ]
+        let scene = try #require(scenes[name])
+        let reference = try ReferenceRenderer(width: scene.width, height: scene.height)
+        try reference.render(scene)
+        let rendered = try Renderer().render(scene.view, size: CGSize(width: scene.width, height: scene.height))
+        let result = try rendered.compare(to: reference.surface)
+        #expect(result.maxChannelDifference <= 1, "\(name): \(result)")
+    }
+}

@@ -63,15 +63,26 @@ extension Renderer {
 extension Renderer {
     /// An offscreen surface for a layer, within `maximumOffscreenBytes` of everything the render
     /// holds at once, recorded in the statistics (release its bytes when it is gone).
+    /// `pooled`: the layer may come from the pool (the caller gives it back with `recycle`);
+    /// `cleared`: it must start transparent (false when the first drawing covers it).
     func makeLayer(_ kind: RenderStats.LayerKind, width: Int, height: Int, format: PixelFormat,
-                   recordedAs bounds: PixelRect) throws -> (Surface, Int) {
+                   recordedAs bounds: PixelRect, pooled: Bool = false, cleared: Bool = true) throws -> (Surface, Int) {
         let bytes = width * height * format.bytesPerPixel
         guard recorder.liveBytes + bytes <= maximumOffscreenBytes else {
             throw RenderError.offscreenLimit(needed: recorder.liveBytes + bytes, limit: maximumOffscreenBytes)
         }
-        let surface = try Surface(width: width, height: height, format: format)
+        let surface: Surface
+        if pooled, let reused = layerPool.take(width: width, height: height, format: format) {
+            if cleared { recorder.time("composition") { reused.clear() } }
+            surface = reused
+        } else {
+            surface = try Surface(width: width, height: height, format: format)
+        }
         return (surface, recorder.allocate(kind, bounds, bytesPerPixel: format.bytesPerPixel))
     }
+
+    /// A pooled layer this render has finished with, for the next one.
+    func recycle(_ layer: Surface) { layerPool.give(layer) }
 }
 
 extension PixelRect {

@@ -14,6 +14,18 @@ public final class Renderer {
     /// 1 GiB by default, four full-frame 8K layers; beyond it `render` throws
     /// `RenderError.offscreenLimit` instead of exhausting memory.
     public var maximumOffscreenBytes = 1 << 30
+    /// Group layers kept between renders (see `LayerPool`); `layerPoolBudgetBytes` bounds them.
+    let layerPool = LayerPool()
+    /// The most bytes of finished layers kept for the next render (256 MiB by default; 0 keeps
+    /// none).
+    public var layerPoolBudgetBytes: Int {
+        get { layerPool.budgetBytes }
+        set { layerPool.budgetBytes = max(0, newValue); if newValue <= 0 { layerPool.removeAll() } }
+    }
+    /// Frees the layers kept for the next render.
+    public func releasePooledLayers() { layerPool.removeAll() }
+    /// Bytes of layers kept for the next render.
+    public var pooledLayerBytes: Int { layerPool.bytes }
     /// The cache keys the last render used (what `dropUnusedCachedImages()` keeps).
     var usedKeys: Set<DrawingGroupKey> = []
     /// What the last render cost: leaf draws, every offscreen image (kind, bounds, bytes), the
@@ -91,6 +103,18 @@ public final class Renderer {
         guard w.rounded(.up) <= limit, h.rounded(.up) <= limit else {
             throw SurfaceError.tooLarge(width: Int(min(w.rounded(.up), 1e15)), height: Int(min(h.rounded(.up), 1e15)))
         }
+        let surface = try Surface(width: Int(w.rounded(.up)), height: Int(h.rounded(.up)))
+        try render(view, into: surface, size: canvas, scale: scale, background: background)
+        return surface
+    }
+
+    /// Renders `view` into an existing surface (reused across frames: no allocation), first
+    /// filled with `background` (nil: cleared to transparent). The view is laid out in
+    /// `size` points (by default the surface's pixels ÷ `scale`).
+    public func render<V: View>(_ view: V, into surface: Surface, size: CGSize? = nil, scale: Double = 1,
+                                background: Color? = .white) throws {
+        guard scale.isFinite, scale > 0 else { throw RenderError.invalidCanvas(size: size ?? .zero, scale: scale) }
+        let canvas = size ?? CGSize(width: Double(surface.width) / scale, height: Double(surface.height) / scale)
         recorder = StatsRecorder()
         usedKeys = []
         let evictionsBefore = cache.statistics.evictions
@@ -104,10 +128,8 @@ public final class Renderer {
             (lastStats, lastTrace) = (recorder.stats, recorder.trace)
         }
         let list = displayList(for: view, size: canvas, scale: scale, recorder: &recorder)
-        let surface = try Surface(width: Int(w.rounded(.up)), height: Int(h.rounded(.up)))
-        if let background { surface.fill(background) }
+        if let background { surface.fill(background) } else { surface.clear() }
         try draw(list.items, on: surface, origin: (0, 0))
-        return surface
     }
 
     /// The combined coverage of `clips` on `surface` (nil: nothing survives).
@@ -212,8 +234,11 @@ public final class Renderer {
                 try drawGroup(children, kind: .mask, format: .argb32, bounds: bounds, opacity: opacity, clips: clips,
                               shadows: shadows, on: surface, origin: origin, canvas: canvas, prepare: { layer in
                                   let (maskLayer, bytes) = try self.makeLayer(.mask, width: bounds.width, height: bounds.height,
-                                                                              format: .argb32, recordedAs: bounds)
-                                  defer { self.recorder.release(bytes) }
+                                                                              format: .argb32, recordedAs: bounds, pooled: true)
+                                  defer {
+                                      self.recorder.release(bytes)
+                                      self.recycle(maskLayer)
+                                  }
                                   try self.draw(maskItems, on: maskLayer, origin: (bounds.x, bounds.y))
                                   self.recorder.time("composition") { layer.keep(alphaOf: maskLayer) }
                               }) { layer, dx, dy, mask in
@@ -248,8 +273,13 @@ public final class Renderer {
                            opacity: Double, clips: [ClipPath], shadows: [DropShadow], on surface: Surface,
                            origin: (x: Int, y: Int), canvas: Canvas, prepare: ((Surface) throws -> Void)? = nil,
                            composite: (Surface, Int, Int, CoverageMask?) throws -> Void) throws {
-        let (layer, bytes) = try makeLayer(kind, width: bounds.width, height: bounds.height, format: format, recordedAs: bounds)
-        defer { recorder.release(bytes) }
+        let covered = children.first?.coversOpaquely(bounds) ?? false
+        let (layer, bytes) = try makeLayer(kind, width: bounds.width, height: bounds.height, format: format, recordedAs: bounds,
+                                           pooled: true, cleared: !covered)
+        defer {
+            recorder.release(bytes)
+            recycle(layer)
+        }
         try draw(children, on: layer, origin: (bounds.x, bounds.y))
         try prepare?(layer)
         try finishGroup(layer, at: bounds.x - origin.x, bounds.y - origin.y, opacity: opacity, clips: clips, shadows: shadows,
