@@ -74,7 +74,10 @@ sanitize: deps
 # test suite replays them). Stops at the first finding.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= scene svg raster stroke boolean png
+# Touching the sub-package's manifest makes SwiftPM re-plan the build, so it sees source files
+# added to the root package since its last build (a path dependency's file list is cached).
 fuzz: deps
+	touch Fuzz/Package.swift
 	cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 	@mkdir -p Fuzz/Findings Fuzz/.work && touch Fuzz/.work/started
 	@for t in $(FUZZ_TARGETS); do \
@@ -89,9 +92,11 @@ fuzz: deps
 
 # Reference scenes timed side by side with cairo in one process (Benchmarks/ is its own package).
 bench: deps-bench
+	touch Benchmarks/Package.swift
 	cd Benchmarks && $(SWIFT) run -c release bench
 
 bench-quick: deps-bench
+	touch Benchmarks/Package.swift
 	cd Benchmarks && $(SWIFT) run -c release bench --quick
 
 clean:
