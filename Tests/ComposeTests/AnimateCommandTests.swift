@@ -112,6 +112,31 @@ import Testing
         #expect(String(decoding: help.stdout, as: UTF8.self).contains("ffmpeg -f rawvideo -pix_fmt bgra -s WxH -r FPS -i - out.mp4"))
     }
 
+    /// A change that repeats forever covers one period, as a seamless loop: linear 0.1 s there
+    /// and back is a 0.2 s period, 12 frames at 60 fps (frame 12 would repeat frame 0). `render
+    /// --time 50%` of it is half a period: the far end, like frame 6.
+    @Test func repeatingAnimationsCoverOnePeriod() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("loop.scene")
+        try """
+            canvas(width: 40, height: 20)
+            state x = -10.0 -> 10.0
+            animation(.linear(duration: 0.1).repeatForever(autoreverses: true))
+            Circle().fill(.pink).frame(width: 10, height: 10).offset(x: x)
+            """.write(to: path, atomically: true, encoding: .utf8)
+        let r = try compose("animate", path.path, "-o", dir.path + "/%02d.png")
+        #expect(r.status == 0 && r.stderr.hasPrefix("12 of 12 frames (0.2 s at 60 fps)"), "\(r.stderr)")
+        let half = try compose("render", path.path, "--time", "50%", "-o", dir.path + "/half.png")
+        #expect(half.status == 0, "\(half.stderr)")
+        #expect(try Data(contentsOf: dir.appendingPathComponent("half.png")) == Data(contentsOf: dir.appendingPathComponent("06.png")))
+        let still = dir.appendingPathComponent("still.scene")
+        try "Circle()".write(to: still, atomically: true, encoding: .utf8)
+        let noTime = try compose("render", still.path, "--time", "0.5", "-o", dir.path + "/x.png")
+        #expect(noTime.status == 65 && noTime.stderr.contains("--time needs a scene that declares a state"))
+        #expect(try compose("render", path.path, "--time", "150%").status == 64)
+    }
+
     /// A drawing group whose content does not change is rasterized once for the whole sequence:
     /// 7 frames of a group turning as a unit are 1 miss and 6 hits.
     @Test func unchangedDrawingGroupsHitTheCacheAcrossFrames() throws {
