@@ -82,6 +82,10 @@ file:line:column with the source line), 66 the scene file cannot be read, 73/74 
 cannot be written.
 """
 
+/// The scene arguments without `--demo` (the demo has no animation).
+let sceneFileArgumentsHelp = sceneArgumentsHelp.split(separator: "\n", omittingEmptySubsequences: false)
+    .filter { !$0.contains("--demo") }.joined(separator: "\n")
+
 let animateHelp = """
 OVERVIEW: Render a scene's animation to a PNG sequence or raw video.
 
@@ -101,7 +105,7 @@ USAGE: compose animate <scene> -o <frames/%04d.png> [--fps <fps>] [--frames <A..
                        [--shard <I/N>] [--format png|rawvideo] [--duration <seconds>]
 
 ARGUMENTS AND OPTIONS:
-\(sceneArgumentsHelp)  --background <color>    'transparent', a colour name or hex. (default: the scene's canvas)
+\(sceneFileArgumentsHelp)  --background <color>    'transparent', a colour name or hex. (default: the scene's canvas)
   -o, --output <pattern>  Where to write each frame: a path with one %d or %0Nd for the frame
                           number, e.g. frames/%04d.png. Each file is written atomically.
   --fps <fps>             Frames per second, 1 to 1000. (default: 60)
