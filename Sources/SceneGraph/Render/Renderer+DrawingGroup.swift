@@ -33,6 +33,27 @@ extension Renderer {
         return (surface, bytes)
     }
 
+    /// Draws a transformed drawing-group image straight onto the canvas in one pass (its quad
+    /// filled with the image resampled bilinearly, clamped at its edges, at `opacity`) when
+    /// nothing needs the placed image as a layer first: an 8-bit image into an 8-bit parent,
+    /// the normal blend, no clip, no shadow, and a placement that is not a whole-pixel
+    /// translation (those composite exactly below). False when it does not apply.
+    func placeDirectly(_ picture: Surface, _ image: GroupImage, opacity: Double, blend: BlendMode, clips: [ClipPath],
+                       shadows: [DropShadow], on canvas: Canvas, origin: (x: Int, y: Int)) throws -> Bool {
+        let p = image.placement
+        let whole = p.a == 1 && p.b == 0 && p.c == 0 && p.d == 1 && p.tx == p.tx.rounded() && p.ty == p.ty.rounded()
+        guard !whole, picture.format == .argb32, canvas.surface.format == .argb32, blend == .normal,
+              clips.isEmpty, shadows.isEmpty else { return false }
+        let shift = CGAffineTransform(translationX: CGFloat(-origin.x), y: CGFloat(-origin.y))
+        let source = try Surface(sharingPixelsOf: picture)
+        try recorder.time("composition") {
+            try canvas.fill(Path(CGRect(x: 0, y: 0, width: picture.width, height: picture.height)),
+                            with: .image(source, transform: .identity, filter: .bilinear, clampToEdge: true),
+                            transform: p.concatenating(shift), opacity: opacity)
+        }
+        return true
+    }
+
     /// `picture` placed on `surface` (whose pixel (0, 0) is device pixel `origin`): returned as
     /// is with its integer offset when the placement is a whole-pixel translation (exact), else
     /// resampled bilinearly, as a GPU samples a texture, into a layer covering `bounds` (the

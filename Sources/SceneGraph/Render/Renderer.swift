@@ -249,6 +249,10 @@ public final class Renderer {
                 let format = Renderer.layerFormat(opaque: opaque, colorMode: mode)
                 let picture = try groupImage(children, image, format: format)
                 defer { recorder.release(picture.liveBytes) }
+                if try placeDirectly(picture.surface, image, opacity: opacity, blend: blend, clips: clips, shadows: shadows,
+                                     on: canvas, origin: origin) {
+                    continue
+                }
                 guard let (layer, dx, dy) = try place(picture.surface, image, bounds: bounds, on: surface, origin: origin) else { continue }
                 try finishGroup(layer, at: dx, dy, opacity: opacity, clips: clips, shadows: shadows, on: surface, origin: origin,
                                 canvas: canvas) { layer, dx, dy, mask in
