@@ -8,17 +8,28 @@ import Foundation
 /// animation.progress(at: 0.7)   // 0.5: half-way, 0.6 s into the curve
 /// ```
 public struct Animation: Hashable, Sendable, CustomStringConvertible {
-    indirect enum Kind: Hashable, Sendable {
+    /// The timing curve itself.
+    enum Base: Hashable, Sendable {
         /// A cubic Bézier timing curve from (0, 0) to (1, 1) with these control points.
         case curve(x1: Double, y1: Double, x2: Double, y2: Double, duration: Double)
         /// A unit spring released from rest at 0 towards 1, and when it settles (computed once).
         case spring(response: Double, dampingFraction: Double, blendDuration: Double, settlingTime: Double)
-        case delay(Double, Kind)
-        case speed(Double, Kind)
-        case repeated(count: Int?, autoreverses: Bool, Kind)
     }
-    let kind: Kind
-    init(_ kind: Kind) { self.kind = kind }
+    /// What is applied around it, innermost first. (A flat list rather than a recursive enum:
+    /// an indirect enum's boxes are referenced through tagged pointers, which LeakSanitizer
+    /// does not recognise, so the named animations held in a global were reported as leaks.)
+    enum Modifier: Hashable, Sendable {
+        case delay(Double)
+        case speed(Double)
+        case repeated(count: Int?, autoreverses: Bool)
+    }
+    let base: Base
+    let modifiers: [Modifier]
+    init(_ base: Base, _ modifiers: [Modifier] = []) {
+        self.base = base
+        self.modifiers = modifiers
+    }
+    private func adding(_ modifier: Modifier) -> Animation { Animation(base, modifiers + [modifier]) }
 
     /// SwiftUI's default durations for the timing curves.
     public static let defaultDuration = 0.35
@@ -74,77 +85,87 @@ public struct Animation: Hashable, Sendable, CustomStringConvertible {
     public static var bouncy: Animation { bouncy() }
 
     /// Starts `seconds` later.
-    public func delay(_ seconds: Double) -> Animation { Animation(.delay(max(0, finite(seconds)), kind)) }
+    public func delay(_ seconds: Double) -> Animation { adding(.delay(max(0, finite(seconds)))) }
     /// Runs `factor` times as fast.
-    public func speed(_ factor: Double) -> Animation { Animation(.speed(max(1e-3, positive(factor)), kind)) }
+    public func speed(_ factor: Double) -> Animation { adding(.speed(max(1e-3, positive(factor)))) }
     /// Plays `count` times, backwards every other time when `autoreverses`; it ends at the new
     /// value whatever the count (the state has changed).
     public func repeatCount(_ count: Int, autoreverses: Bool = true) -> Animation {
-        Animation(.repeated(count: max(1, count), autoreverses: autoreverses, kind))
+        adding(.repeated(count: max(1, count), autoreverses: autoreverses))
     }
     /// Plays forever; its `duration` is infinite, and `period` is one cycle (there and back
     /// when it autoreverses).
     public func repeatForever(autoreverses: Bool = true) -> Animation {
-        Animation(.repeated(count: nil, autoreverses: autoreverses, kind))
+        adding(.repeated(count: nil, autoreverses: autoreverses))
     }
 
     /// The progress `time` seconds after the change: 0 before it starts, the curve's value
     /// while it runs (a spring overshoots 1), exactly 1 once it has finished.
-    public func progress(at time: Double) -> Double { Self.progress(kind, at: time) }
+    public func progress(at time: Double) -> Double { progress(modifiers.count, at: time) }
 
     /// Seconds until the animation has finished (for a spring: until it stays within 0.001
     /// of its target, ±1 ms); infinite for `repeatForever`.
-    public var duration: Double { Self.duration(kind) }
+    public var duration: Double { duration(modifiers.count) }
 
     /// One cycle of a repeating animation (there and back when it autoreverses), else
     /// `duration`: the length of a seamless loop.
     public var period: Double {
-        func base(_ k: Kind) -> Double {
-            switch k {
-            case .repeated(_, let autoreverses, let inner): Self.duration(inner) * (autoreverses ? 2 : 1)
-            case .delay(_, let inner): base(inner)
-            case .speed(let s, let inner): base(inner) / s
-            default: Self.duration(k)
+        // The outermost repetition's cycle, scaled by the speeds outside it.
+        var scale = 1.0
+        for level in stride(from: modifiers.count, to: 0, by: -1) {
+            switch modifiers[level - 1] {
+            case .repeated(_, let autoreverses): return duration(level - 1) * (autoreverses ? 2 : 1) / scale
+            case .speed(let s): scale *= s
+            case .delay: break
             }
         }
-        return base(kind)
+        return duration
     }
 
-    public var description: String { "\(kind)" }
+    public var description: String { "\(base)" + modifiers.map { " \($0)" }.joined() }
 
     // MARK: - Evaluation
 
-    static func progress(_ kind: Kind, at time: Double) -> Double {
+    /// The progress of the animation made of the base and the first `level` modifiers.
+    func progress(_ level: Int, at time: Double) -> Double {
         guard time > 0 else { return 0 }
-        switch kind {
-        case let .curve(x1, y1, x2, y2, duration):
-            guard time < duration else { return 1 }
-            return bezierProgress(x1, y1, x2, y2, time / duration)
-        case let .spring(response, damping, _, settlingTime):
-            guard time < settlingTime else { return 1 }
-            return springProgress(response: response, dampingFraction: damping, time: time)
-        case let .delay(d, inner):
-            return progress(inner, at: time - d)
-        case let .speed(s, inner):
-            return progress(inner, at: time * s)
-        case let .repeated(count, autoreverses, inner):
-            let period = duration(inner)
+        guard level > 0 else {
+            switch base {
+            case let .curve(x1, y1, x2, y2, duration):
+                guard time < duration else { return 1 }
+                return Self.bezierProgress(x1, y1, x2, y2, time / duration)
+            case let .spring(response, damping, _, settlingTime):
+                guard time < settlingTime else { return 1 }
+                return Self.springProgress(response: response, dampingFraction: damping, time: time)
+            }
+        }
+        switch modifiers[level - 1] {
+        case .delay(let d):
+            return progress(level - 1, at: time - d)
+        case .speed(let s):
+            return progress(level - 1, at: time * s)
+        case let .repeated(count, autoreverses):
+            let period = duration(level - 1)
             guard period > 0, period.isFinite else { return 1 }
             if let count, time >= period * Double(count) { return 1 }
             let cycle = (time / period).rounded(.down)
             let local = time - cycle * period
             let backwards = autoreverses && Int(cycle.truncatingRemainder(dividingBy: 2)) == 1
-            return progress(inner, at: backwards ? period - local : local)
+            return progress(level - 1, at: backwards ? period - local : local)
         }
     }
 
-    static func duration(_ kind: Kind) -> Double {
-        switch kind {
-        case .curve(_, _, _, _, let d): d
-        case .spring(_, _, _, let settlingTime): settlingTime
-        case let .delay(d, inner): d + duration(inner)
-        case let .speed(s, inner): duration(inner) / s
-        case let .repeated(count, _, inner): count.map { Double($0) * duration(inner) } ?? .infinity
+    func duration(_ level: Int) -> Double {
+        guard level > 0 else {
+            switch base {
+            case .curve(_, _, _, _, let d): return d
+            case .spring(_, _, _, let settlingTime): return settlingTime
+            }
+        }
+        switch modifiers[level - 1] {
+        case .delay(let d): return d + duration(level - 1)
+        case .speed(let s): return duration(level - 1) / s
+        case let .repeated(count, _): return count.map { Double($0) * duration(level - 1) } ?? .infinity
         }
     }
 
