@@ -161,7 +161,7 @@ func runAnimate(_ arguments: [String]) -> ExitCode {
         return .dataError
     }
     if let r = selection.range, r.upperBound > total {
-        fail(UsageError(message: "--frames \(r.lowerBound)..<\(r.upperBound) reaches past the last frame, \(total - 1) (\(total) frames).", command: "animate"))
+        return usageError(UsageError(message: "--frames \(r.lowerBound)..<\(r.upperBound) reaches past the last frame, \(total - 1) (\(total) frames).", command: "animate"))
     }
     let frames = selection.frames(of: max(1, total))
     if let pattern, let first = frames.first, let problem = unwritable(pattern.path(first)) {

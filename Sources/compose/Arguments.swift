@@ -31,6 +31,18 @@ let usages: [String: String] = [
 ]
 
 func fail(_ error: UsageError) -> Never {
+    report(error)
+    exit(ExitCode.usage.rawValue)
+}
+
+/// Prints a usage error and returns its exit code, for errors found after the scene is loaded:
+/// exiting from the command's thread then would leave the scene's objects to LeakSanitizer.
+func usageError(_ error: UsageError) -> ExitCode {
+    report(error)
+    return .usage
+}
+
+private func report(_ error: UsageError) {
     var text = "Error: \(error.message)\n"
     if let command = error.command, let usage = usages[command] {
         text += "Usage: compose \(usage)\n  See 'compose \(command) --help' for more information.\n"
@@ -38,7 +50,6 @@ func fail(_ error: UsageError) -> Never {
         text += "Usage: compose <subcommand> [options]\n  See 'compose --help' for more information.\n"
     }
     FileHandle.standardError.write(Data(text.utf8))
-    exit(ExitCode.usage.rawValue)
 }
 
 func printError(_ text: String) {
