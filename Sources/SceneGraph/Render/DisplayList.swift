@@ -160,14 +160,7 @@ func lower(_ node: ViewNode, in rect: CGRect, context: LowerContext, into items:
         // Colour effects written outside a boundary apply once to its result: the boundary is
         // lowered plain and wrapped in a filter layer that takes the outer opacity, blend mode,
         // clips and shadows.
-        var plain = context
-        plain.opacity = 1
-        plain.blendMode = nil
-        plain.clips = []
-        plain.shadows = []
-        plain.colorMatrix = nil
-        var inner: [DisplayItem] = []
-        lower(node, in: rect, context: plain, into: &inner)
+        let inner = lowerIsolated(node, in: rect, context: context)
         if !inner.isEmpty, context.opacity > 0 {
             items.append(.colorFilter(matrix: matrix, opacity: context.opacity, blendMode: context.blendMode ?? .normal,
                                       clips: context.clips, shadows: context.shadows, inner))
