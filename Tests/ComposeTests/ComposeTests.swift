@@ -11,13 +11,17 @@ struct Run {
 
 func compose(_ arguments: String...) throws -> Run { try compose(arguments, input: nil) }
 
+/// The `compose` executable built beside the test bundle.
+let composeBinary: URL = {
+    let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    return [dir, dir.deletingLastPathComponent()].map { $0.appendingPathComponent("compose") }
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }!
+}()
+
 /// Runs `compose` with `input` on its standard input.
 func compose(_ arguments: [String], input: Data?, in directory: URL? = nil) throws -> Run {
-    let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let binary = [dir, dir.deletingLastPathComponent()].map { $0.appendingPathComponent("compose") }
-        .first { FileManager.default.isExecutableFile(atPath: $0.path) }!
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = composeBinary
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
     let out = Pipe(), err = Pipe()

@@ -28,11 +28,8 @@ func withTmpfs(size: String, readOnly: Bool = false, _ body: (URL) throws -> Voi
     /// Standard output to /dev/full (always "No space left on device"): 74, not a trap.
     @Test func fullStandardOutputExits74() throws {
         for arguments in [["render", "--demo", "-o", "-"], ["explain", "--demo", "--json"]] {
-            let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            let binary = [dir, dir.deletingLastPathComponent()].map { $0.appendingPathComponent("compose") }
-                .first { FileManager.default.isExecutableFile(atPath: $0.path) }!
             let process = Process()
-            process.executableURL = binary
+            process.executableURL = composeBinary
             process.arguments = arguments
             process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
             let err = Pipe()
