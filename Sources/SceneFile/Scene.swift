@@ -115,9 +115,10 @@ public struct Scene {
             guard syntax.isEmpty else { return .failure(fail(syntax)) }
             // The start state; then, when the scene declares states, the same statements again
             // with each state at its end value.
-            func evaluate(endState: Bool) -> (Evaluator, AnyView?) {
+            func evaluate(endState: Bool, images: [String: Image] = [:]) -> (Evaluator, AnyView?) {
                 let evaluator = Evaluator(limits: limits)
                 evaluator.evaluatesEndState = endState
+                evaluator.images = images
                 evaluator.baseDirectory = fileName.hasPrefix("<") ? nil : URL(fileURLWithPath: fileName).deletingLastPathComponent()
                 var view: AnyView?
                 do {
@@ -132,7 +133,8 @@ public struct Scene {
             var made = Evaluated(view: view, canvas: start.canvas, animation: start.animation,
                                  states: start.states.map { ($0.name, $0.from.stateText, $0.to.stateText) })
             if !start.states.isEmpty {
-                let (end, endView) = evaluate(endState: true)
+                // The images the start read are the end's too: read once, and the same image.
+                let (end, endView) = evaluate(endState: true, images: start.images)
                 guard end.diagnostics.isEmpty, let endView else {
                     return .failure(fail(end.diagnostics.map { d in
                         var d = d

@@ -84,7 +84,7 @@ struct Interpolator {
         var inner = innerReference(x.node, from: x.rect.origin, to: x.rect.origin, now: rect.origin, outer: reference)
         if fromOld { inner.to = inner.from } else { inner.from = inner.to }
         let children = x.children.map { alone($0, inner, fromOld: fromOld).0 }
-        return (.placed(rect, rebuild(x.node, from: x.node, children: children)), rect)
+        return (.placed(rect, rebuild(x.node, from: x.node, children: children, interpolating: false)), rect)
     }
 
     private func arriving(_ b: PlacedNode, _ reference: GeometryReference) -> ViewNode {
@@ -146,15 +146,18 @@ struct Interpolator {
     }
 
     /// The node `b` with its parameters interpolated from `a` (same kind) and `children` in
-    /// place of its own. Layout-only wrappers vanish: their children are pinned already.
-    private func rebuild(_ b: ViewNode, from a: ViewNode, children: [ViewNode]) -> ViewNode {
+    /// place of its own. Layout-only wrappers vanish: their children are pinned already. A
+    /// view present in one state only (`interpolating` false, `a` is `b`) keeps its shape and
+    /// style as they are.
+    private func rebuild(_ b: ViewNode, from a: ViewNode, children: [ViewNode], interpolating: Bool = true) -> ViewNode {
         let child = children.first ?? .empty
         switch (a, b) {
         case (_, .empty), (_, .spacer):
             return .empty
         case let (.shape(ga, sa, _), .shape(gb, sb, rule)):
-            let geometry = progress == 1 ? gb : gb.interpolated(ga, progress) ?? gb
-            let style: any ShapeStyle = progress == 1 ? sb : InterpolatedStyle(from: sa, to: sb, progress: progress)
+            let exact = progress == 1 || !interpolating
+            let geometry = exact ? gb : gb.interpolated(ga, progress) ?? gb
+            let style: any ShapeStyle = exact ? sb : InterpolatedStyle(from: sa, to: sb, progress: progress)
             return .shape(geometry, style: style, fillRule: rule)
         case (_, .sequence), (_, .zstack), (_, .stack):
             return .zstack(.topLeading, children)

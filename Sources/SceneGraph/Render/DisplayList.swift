@@ -71,6 +71,15 @@ public struct GroupImage: Hashable, Sendable {
     public var height: Int
     /// From image pixels to device pixels.
     public var placement: CGAffineTransform
+    /// The placement's offset in whole pixels relative to `origin`, when it is a translation by
+    /// whole pixels (the image is then composited exactly, without resampling); else nil.
+    func wholePixelOffset(from origin: (x: Int, y: Int)) -> (x: Int, y: Int)? {
+        let p = placement
+        let tx = p.tx - CGFloat(origin.x), ty = p.ty - CGFloat(origin.y)
+        guard p.a == 1, p.b == 0, p.c == 0, p.d == 1, tx == tx.rounded(), ty == ty.rounded(), abs(tx) < 1e9, abs(ty) < 1e9 else { return nil }
+        return (Int(tx), Int(ty))
+    }
+
     /// Device bounds of the placed image.
     public var frame: CGRect {
         CGRect(x: 0, y: 0, width: width, height: height).applying(placement)

@@ -41,8 +41,7 @@ extension Renderer {
     func placeDirectly(_ picture: Surface, _ image: GroupImage, opacity: Double, blend: BlendMode, clips: [ClipPath],
                        shadows: [DropShadow], on canvas: Canvas, origin: (x: Int, y: Int)) throws -> Bool {
         let p = image.placement
-        let whole = p.a == 1 && p.b == 0 && p.c == 0 && p.d == 1 && p.tx == p.tx.rounded() && p.ty == p.ty.rounded()
-        guard !whole, picture.format == .argb32, canvas.surface.format == .argb32, blend == .normal,
+        guard image.wholePixelOffset(from: origin) == nil, picture.format == .argb32, canvas.surface.format == .argb32, blend == .normal,
               clips.isEmpty, shadows.isEmpty else { return false }
         let shift = CGAffineTransform(translationX: CGFloat(-origin.x), y: CGFloat(-origin.y))
         let source = try Surface(sharingPixelsOf: picture)
@@ -61,10 +60,7 @@ extension Renderer {
     func place(_ picture: Surface, _ image: GroupImage, bounds: PixelRect, on surface: Surface,
                origin: (x: Int, y: Int)) throws -> (Surface, Int, Int)? {
         let p = image.placement
-        let tx = p.tx - CGFloat(origin.x), ty = p.ty - CGFloat(origin.y)
-        if p.a == 1, p.b == 0, p.c == 0, p.d == 1, tx == tx.rounded(), ty == ty.rounded(), abs(tx) < 1e9, abs(ty) < 1e9 {
-            return (picture, Int(tx), Int(ty))
-        }
+        if let offset = image.wholePixelOffset(from: origin) { return (picture, offset.x, offset.y) }
         // An opaque image keeps no alpha; resampled, its corners outside the quad must stay
         // transparent, so the placed layer has alpha.
         let format: PixelFormat = picture.format == .xrgb32 ? .argb32 : picture.format
