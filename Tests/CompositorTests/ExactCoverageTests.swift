@@ -88,6 +88,72 @@ import Testing
         try r.rasterize(Path(ellipseIn: CGRect(x: 3.3, y: 4.1, width: 50, height: 40)), clip: PixelRect(x: 0, y: 0, width: 64, height: 64)) { _, _, _ in }
         try r.rasterize(Path(roundedRect: CGRect(x: 2, y: 2, width: 50, height: 30), cornerRadius: 9), clip: PixelRect(x: 0, y: 0, width: 64, height: 64)) { _, _, _ in }
         #expect(r.exactRows <= 2 * stripHeight)
+        // Clipped on the left, the same holds: the parts left of the clip are one guard piece
+        // per strip, not one per flattened segment.
+        let before = r.exactRows
+        try r.rasterize(Path(ellipseIn: CGRect(x: -20.3, y: 4.1, width: 50, height: 40)), clip: PixelRect(x: 0, y: 0, width: 64, height: 64)) { _, _, _ in }
+        #expect(r.exactRows - before <= stripHeight)
+    }
+
+    /// Coverage of a path, and how many of its rows went through the exact path.
+    func coverageAndExactRows(_ path: Path, _ rule: FillRule, clip: PixelRect) throws -> ([UInt8], Int) {
+        let r = Rasterizer()
+        var out = [UInt8](repeating: 0, count: clip.width * clip.height)
+        try r.rasterize(path, fillRule: rule, clip: clip) { mask, stride, rect in
+            for y in 0..<rect.height { for x in 0..<rect.width {
+                out[(rect.y - clip.y + y) * clip.width + rect.x - clip.x + x] = mask[y * stride + x]
+            } }
+        }
+        return (out, r.exactRows)
+    }
+
+    @Test(arguments: [FillRule.nonZero, .evenOdd])
+    func thousandsOfEdgesLeftOfTheClipAreOneWinding(_ rule: FillRule) throws {
+        // The left side of this polygon is a zig-zag of 2,000 vertices between x = −30 and −1
+        // (all left of the clip), running down from y = 2 to y = 30; its right side is x = 20.5.
+        // Whatever lies left of the clip only winds the pixels to its right: rows 2..<30 are
+        // covered up to x = 20.5 (pixel 20 half: 127.5 → 128), and every strip but the one where
+        // the contour starts (its first and last segments meet there, see above) stays on the
+        // simple path. (The fuzzer found such a path costing O(edges²) per strip when every left
+        // edge was kept as a piece of its own.)
+        var path = Path()
+        path.move(to: CGPoint(x: 20.5, y: 2))
+        path.addLine(to: CGPoint(x: -1, y: 2))
+        for i in 1..<2000 { path.addLine(to: CGPoint(x: i % 2 == 0 ? -1 : -30, y: 2 + 28 * Double(i) / 2000)) }
+        path.addLine(to: CGPoint(x: -1, y: 30))
+        path.addLine(to: CGPoint(x: 20.5, y: 30))
+        path.closeSubpath()
+        let (cov, exactRows) = try coverageAndExactRows(path, rule, clip: PixelRect(x: 0, y: 0, width: 40, height: 32))
+        for y in 0..<32 { for x in 0..<40 {
+            let expected: UInt8 = !(2..<30).contains(y) ? 0 : x < 20 ? 255 : x == 20 ? 128 : 0
+            #expect(cov[y * 40 + x] == expected, "(\(x), \(y))")
+        } }
+        #expect(exactRows <= stripHeight)
+    }
+
+    @Test(arguments: [FillRule.nonZero, .evenOdd])
+    func windingTwoLeftOfTheClipChangesInsideAStrip(_ rule: FillRule) throws {
+        // A = [−50, 10.25] × [2, 14] and B = [−50, 20.75] × [6, 20], wound the same way: left of
+        // the clip the winding is 1, then 2 from y = 6 to 14, then 1; both changes fall inside a
+        // strip (strips are 4 rows), where B's and A's right edges must pick them up.
+        // Rows 2..<6 (A): x < 10 → 255; pixel 10 holds 0.25 → 64.
+        // Rows 6..<14 (both): non-zero covers up to 20.75 (pixel 20: 0.75 → 191); even-odd
+        // leaves winding 2 empty: x < 10 → 0, pixel 10 holds [10.25, 11) = 0.75 → 191, pixels
+        // 11…19 → 255, pixel 20 → 191.
+        // Rows 14..<20 (B): x < 20 → 255, pixel 20 → 191.
+        var path = Path(CGRect(x: -50, y: 2, width: 60.25, height: 12))
+        path.addRect(CGRect(x: -50, y: 6, width: 70.75, height: 14))
+        let (cov, _) = try coverageAndExactRows(path, rule, clip: PixelRect(x: 0, y: 0, width: 32, height: 24))
+        for y in 0..<24 { for x in 0..<32 {
+            let expected: UInt8
+            switch y {
+            case 2..<6: expected = x < 10 ? 255 : x == 10 ? 64 : 0
+            case 6..<14 where rule == .evenOdd: expected = x < 10 ? 0 : x == 10 ? 191 : x < 20 ? 255 : x == 20 ? 191 : 0
+            case 6..<20: expected = x < 20 ? 255 : x == 20 ? 191 : 0
+            default: expected = 0
+            }
+            #expect(cov[y * 32 + x] == expected, "(\(x), \(y))")
+        } }
     }
 }
 

@@ -89,6 +89,9 @@ func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, rowBotto
     let q = s.sorted.buffer
     for a in 0..<k {
         let pi = q[a]
+        // Guard pieces cross nothing: they are verticals at x = 0.5, disjoint in y, and every
+        // other piece lies at x ≥ 1 (sorted after them, so never met in this inner loop).
+        if pi.contour == guardContour { continue }
         let i = s.sortedIndex[a]
         let right = pi.xmax
         var b = a + 1
@@ -133,10 +136,11 @@ func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, rowBotto
     }
     for i in 0..<k {
         let c = p[i]
+        if c.contour == guardContour { continue }
         if c.ya > rowTop, !neighbourMeets(i, c.xa, c.ya) { s.endPoints.append(EndPoint(x: c.xa, y: c.ya, net: c.dir)) }
         if c.yb < rowBottom, !neighbourMeets(i, c.xb, c.yb) { s.endPoints.append(EndPoint(x: c.xb, y: c.yb, net: -c.dir)) }
     }
-    if s.endPoints.count > 1 {
+    if s.endPoints.count > 0 {
         let pts = s.endPoints
         // Sort by (y, x) and merge equal points; keep the unbalanced ones. (Few points: ends
         // of horizontal edges, band-edge splits, a contour's first and last segments.)
@@ -161,6 +165,37 @@ func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, rowBotto
                 let c = p[i]
                 if c.ya < e.y, e.y < c.yb, c.x(at: e.y) > e.x {
                     s.events.append(CrossingEvent(piece: Int32(i), y: e.y, delta: e.net))
+                }
+            }
+        }
+    }
+
+    // Changes of the guard column's winding W (guard pieces are last, in order of y): every
+    // other piece passing a change gains it on its left.
+    var guardFirst = k
+    while guardFirst > 0, p[guardFirst - 1].contour == guardContour { guardFirst -= 1 }
+    if guardFirst < k {
+        s.endPoints.removeAll()
+        @inline(__always) func step(_ y: Double, _ net: Int32) {
+            guard rowTop < y, y < rowBottom else { return }
+            let n = s.endPoints.count
+            if n > 0, s.endPoints[n - 1].y == y { s.endPoints[n - 1].net &+= net }
+            else { s.endPoints.append(EndPoint(x: 0.5, y: y, net: net)) }
+        }
+        for g in guardFirst..<k {
+            step(p[g].ya, p[g].dir)
+            step(p[g].yb, -p[g].dir)
+        }
+        let steps = s.endPoints
+        if steps.count > 0 {
+            for i in 0..<guardFirst {
+                let c = p[i]
+                // The first change below the piece's top (binary search), then each one it spans.
+                var lo = 0, hi = steps.count
+                while lo < hi { let m = (lo + hi) / 2; if steps[m].y <= c.ya { lo = m + 1 } else { hi = m } }
+                while lo < steps.count, steps[lo].y < c.yb {
+                    if steps[lo].net != 0 { s.events.append(CrossingEvent(piece: Int32(i), y: steps[lo].y, delta: steps[lo].net)) }
+                    lo += 1
                 }
             }
         }
@@ -228,6 +263,8 @@ func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, rowBotto
         s.resolved[i] = true
         w &+= p[i].dir
     }
+    // Guard pieces have nothing on their left.
+    for g in guardFirst..<k { s.resolved[g] = true }
     // Pieces starting inside the row: inherit from the chain piece ending where they start
     // (a pass-through vertex), else count.
     for start in 0..<k where !s.resolved[start] {

@@ -31,11 +31,12 @@ struct RowScratch {
     var touchedFirst = ScratchBuffer<Int32>()
     var touchedLast = ScratchBuffer<Int32>()
     var runs = ScratchBuffer<Run>()
+    var guardSteps = ScratchBuffer<GuardStep>()
     var exactScratch = ExactRowScratch()
 
     func free() {
         edges.free(); startCount.free(); startOrder.free(); active.free(); merged.free(); incoming.free(); row.free()
-        exact.free(); runs.free(); exactScratch.free(); touchedFirst.free(); touchedLast.free()
+        exact.free(); runs.free(); guardSteps.free(); exactScratch.free(); touchedFirst.free(); touchedLast.free()
     }
 
     /// Accumulates a band of `rows` rows; returns how many rows went through the exact path.
@@ -107,13 +108,15 @@ struct RowScratch {
             guard !active.isEmpty else { continue }
             // Cut this strip's pieces.
             row.removeAll()
+            guardSteps.removeAll()
             for n in 0..<active.count {
                 let i = active[n]
                 let e = edges[Int(i)]
                 let y0 = max(e.ya, top), y1 = min(e.yb, bottom)
                 guard y1 > y0 else { continue }
-                appendClipped(&row, e, segment: i, y0, y1, right: right)
+                appendClipped(&row, &guardSteps, e, segment: i, y0, y1, right: right)
             }
+            let guardWinding = appendGuardPieces(&row, &guardSteps)
             guard !row.isEmpty else { continue }
             let pieces = row.buffer
             // Cells a piece can touch: its rows, and columns ⌊xmin⌋ … ⌊xmax⌋ + 1.
@@ -127,7 +130,7 @@ struct RowScratch {
                     rr += 1
                 }
             }
-            if rowIsSimple(pieces, runs: &runs) {
+            if guardWinding <= 1, rowIsSimple(pieces, runs: &runs) {
                 for p in pieces {
                     if p.dir > 0 { accumulateLine(acc, stride: stride, Float(p.xa), Float(p.ya), Float(p.xb), Float(p.yb)) }
                     else { accumulateLine(acc, stride: stride, Float(p.xb), Float(p.yb), Float(p.xa), Float(p.ya)) }
@@ -143,14 +146,23 @@ struct RowScratch {
     }
 }
 
+/// A change of winding in the guard column at height `y` (a part of an edge left of the band
+/// starting, +dir, or ending, −dir).
+struct GuardStep {
+    var y: Double
+    var delta: Int32
+}
+
+/// The contour of the pieces that stand for everything left of the band (see `appendGuardPieces`).
+let guardContour: Int32 = -1
+
 /// The part of edge `e` between heights y0 and y1 as row pieces, clipped to the band
 /// [1, `right`]. Parts right of the band are dropped (they reach no pixel). Parts left of it
-/// still wind every pixel to their right, so they are kept as verticals inside the guard
-/// column [0, 1), each segment at an x of its own (`guardX`): clamping them all to one line
-/// would make them coincide, and exact resolution needs no two pieces to tie.
+/// still wind every pixel to their right; they are recorded as winding steps in `guardSteps`
+/// and become a few guard pieces per strip (`appendGuardPieces`).
 @inline(__always)
-private func appendClipped(_ out: inout ScratchBuffer<Piece>, _ e: Edge, segment: Int32, _ y0: Double, _ y1: Double,
-                           right: Double) {
+private func appendClipped(_ out: inout ScratchBuffer<Piece>, _ guardSteps: inout ScratchBuffer<GuardStep>, _ e: Edge,
+                           segment: Int32, _ y0: Double, _ y1: Double, right: Double) {
     let left = 1.0
     let x0 = e.x(at: y0), x1 = e.x(at: y1)
     if x0 >= right && x1 >= right { return }
@@ -158,9 +170,12 @@ private func appendClipped(_ out: inout ScratchBuffer<Piece>, _ e: Edge, segment
         out.append(Piece(xa: x0, ya: y0, xb: x1, yb: y1, slope: e.slope, dir: e.dir, segment: segment, contour: e.contour))
         return
     }
-    let gx = guardX(segment)
+    @inline(__always) func leftPart(_ ya: Double, _ yb: Double) {
+        guardSteps.append(GuardStep(y: ya, delta: e.dir))
+        guardSteps.append(GuardStep(y: yb, delta: -e.dir))
+    }
     if x0 <= left && x1 <= left {
-        out.append(Piece(xa: gx, ya: y0, xb: gx, yb: y1, slope: 0, dir: e.dir, segment: segment, contour: e.contour))
+        leftPart(y0, y1)
         return
     }
     // x is linear in y, so the edge crosses each bound at most once. Breakpoints carry their
@@ -176,7 +191,7 @@ private func appendClipped(_ out: inout ScratchBuffer<Piece>, _ e: Edge, segment
         guard yb > ya else { continue }
         let mid = (xa + xb) / 2
         if mid < left {
-            out.append(Piece(xa: gx, ya: ya, xb: gx, yb: yb, slope: 0, dir: e.dir, segment: segment, contour: e.contour))
+            leftPart(ya, yb)
         } else if mid <= right {
             let pa = min(right, max(left, xa)), pb = min(right, max(left, xb))
             out.append(Piece(xa: pa, ya: ya, xb: pb, yb: yb, slope: (pb - pa) / (yb - ya),
@@ -185,10 +200,34 @@ private func appendClipped(_ out: inout ScratchBuffer<Piece>, _ e: Edge, segment
     }
 }
 
-/// Where segment `s`'s parts left of the band go: a vertical in [0.25, 0.75), distinct for
-/// distinct segments (golden-ratio spacing).
-@inline(__always)
-private func guardX(_ s: Int32) -> Double {
-    let f = Double(s) * 0.618_033_988_749_894_8
-    return 0.25 + 0.5 * (f - f.rounded(.down))
+/// Replaces everything left of the band in one strip by the winding it adds to the pixels on
+/// its right: W(y), the sum of the directions of the left parts present at height y, which
+/// changes only at their ends. Each interval where W is constant and non-zero becomes one
+/// vertical guard piece at x = 0.5 with `dir` W (contour `guardContour`), appended after the
+/// strip's other pieces in order of y. However many edges lie left of the band (a spiral
+/// clipped away, a curve's thousands of flattened segments), a strip then holds at most one
+/// guard piece per change of W, no two of which overlap, and nothing else lies in the guard
+/// column, so nothing there needs ordering or crossing tests. Returns the largest |W|: the
+/// simple accumulation draws each piece with weight ±1, so a strip with |W| > 1 is resolved
+/// exactly.
+func appendGuardPieces(_ out: inout ScratchBuffer<Piece>, _ steps: inout ScratchBuffer<GuardStep>) -> Int32 {
+    guard steps.count > 0 else { return 0 }
+    var sortable = UnsafeMutableBufferPointer(start: steps.base, count: steps.count)
+    sortable.sort { $0.y < $1.y }
+    var w: Int32 = 0, largest: Int32 = 0
+    var openY = steps[0].y
+    var n = 0
+    while n < steps.count {
+        let y = steps[n].y
+        var d: Int32 = 0
+        while n < steps.count, steps[n].y == y { d &+= steps[n].delta; n += 1 }
+        guard d != 0 else { continue }
+        if w != 0, y > openY {
+            out.append(Piece(xa: 0.5, ya: openY, xb: 0.5, yb: y, slope: 0, dir: w, segment: -1, contour: guardContour))
+            largest = max(largest, w == .min ? .max : abs(w))
+        }
+        w &+= d
+        openY = y
+    }
+    return largest
 }
