@@ -46,6 +46,7 @@ let sceneLimitsHelp: String = {
       --max-image-bytes <n>   Size of a PNG file an Image("…") reads. (default: \(d.maximumImageBytes))
       --max-offscreen-bytes <n>
                               Offscreen layers alive at once during the render. (default: \(Renderer().maximumOffscreenBytes))
+      --max-segments <n>      Line segments one path flattens into (a curve: up to 4,096). (default: \(Renderer().maximumPathSegments))
     """
 }()
 

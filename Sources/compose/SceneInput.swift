@@ -23,14 +23,18 @@ struct SceneOptions {
     var limits = SceneLimits()
     /// `Renderer.maximumOffscreenBytes`, when given.
     var maximumOffscreenBytes: Int?
+    /// `Renderer.maximumPathSegments`, when given.
+    var maximumPathSegments: Int?
 
     static let flags = ["--demo", "--scale", "--size", "--background", "--max-depth", "--max-iterations", "--max-path-elements",
-                        "--max-pixels", "--max-scene-bytes", "--max-coordinate", "--max-offscreen-bytes", "--max-image-bytes"]
+                        "--max-pixels", "--max-scene-bytes", "--max-coordinate", "--max-offscreen-bytes", "--max-image-bytes",
+                        "--max-segments"]
 
     /// A renderer with the options' limits.
     func renderer() -> Renderer {
         let renderer = Renderer()
         if let maximumOffscreenBytes { renderer.maximumOffscreenBytes = maximumOffscreenBytes }
+        if let maximumPathSegments { renderer.maximumPathSegments = maximumPathSegments }
         return renderer
     }
 
@@ -63,6 +67,7 @@ struct SceneOptions {
         case "--max-coordinate": limits.maximumCoordinate = reader.number(for: arg, in: 1...1e12)
         case "--max-offscreen-bytes": maximumOffscreenBytes = reader.count(for: arg, in: 0...(1 << 40))
         case "--max-image-bytes": limits.maximumImageBytes = reader.count(for: arg, in: 0...(1 << 32))
+        case "--max-segments": maximumPathSegments = reader.count(for: arg, in: 1...(1 << 31))
         default:
             if arg.hasPrefix("-") && arg != "-" { return false }
             if let path {
@@ -138,10 +143,10 @@ struct SceneOptions {
 }
 
 /// Render-time errors caused by what the scene asks for (a shadow too wide at this scale, a
-/// layer too large) are bad input (65); anything else is a failure (1).
+/// layer too large, a path of too many segments) are bad input (65); anything else is a failure (1).
 func exitCode(for error: Error) -> ExitCode {
     switch error {
-    case is RenderError, is SurfaceError, is ShadowError: .dataError
+    case is RenderError, is RasterError, is SurfaceError, is ShadowError: .dataError
     default: .failure
     }
 }

@@ -209,4 +209,33 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(try compose("render", scene, "-o", out).status == 0)
     }
+
+    @Test func thePathSegmentLimitIsAFlag() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 5,000 curves of 4,096 segments each: 20,480,001 with the closing line, beyond 2^24.
+        let huge = dir.appendingPathComponent("huge.scene").path
+        try """
+            canvas(width: 64, height: 64)
+            Path { p in
+                p.move(to: CGPoint(x: 0, y: 0))
+                for i in 0..<5000 {
+                    p.addCurve(to: CGPoint(x: 10, y: 0), control1: CGPoint(x: -1000000, y: 1000000), control2: CGPoint(x: 1000000, y: -1000000))
+                }
+            }
+            .fill(.blue)
+
+            """.write(toFile: huge, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("h.png").path
+        let r = try compose("render", huge, "-o", out)
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("flattens into 20480001 line segments in device space, more than the limit of 16777216"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        // A circle on a 64 × 64 canvas is well under 200 segments; a limit of 10 refuses it.
+        let circle = dir.appendingPathComponent("circle.scene").path
+        try "canvas(width: 64, height: 64)\nCircle().fill(.blue)\n".write(toFile: circle, atomically: true, encoding: .utf8)
+        #expect(try compose("render", circle, "-o", out, "--max-segments", "10").status == 65)
+        #expect(try compose("render", circle, "-o", out).status == 0)
+        #expect(String(decoding: try compose("render", "--help").stdout, as: UTF8.self).contains("--max-segments"))
+    }
 }

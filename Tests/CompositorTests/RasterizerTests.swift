@@ -104,6 +104,52 @@ import Testing
         }
     }
 
+    /// 5,000 cubics whose control points are 10^6 px away: each flattens into the most segments
+    /// a curve may have (4,096), 20,480,000 in all, beyond the 2^24 = 16,777,216 allowed.
+    static let hugeCurves: Path = {
+        var p = Path()
+        p.move(to: .zero)
+        for i in 0..<5_000 {
+            p.addCurve(to: CGPoint(x: Double(i % 2) * 10, y: 0), control1: CGPoint(x: -1e6, y: 1e6), control2: CGPoint(x: 1e6, y: -1e6))
+        }
+        return p
+    }()
+
+    @Test func segmentCountIsKnownBeforeFlattening() throws {
+        // The count flatten's own callbacks give: every lineTo plus one closing line per subpath.
+        var path = Path(roundedRect: CGRect(x: 1, y: 2, width: 40, height: 30), cornerRadius: 7)
+        path.addQuadCurve(to: CGPoint(x: 60, y: 5), control: CGPoint(x: 90, y: 70))
+        path.addEllipse(in: CGRect(x: 5, y: 5, width: 300, height: 200))
+        let t = CGAffineTransform(scaleX: 3, y: 2)
+        var flattened = 0
+        path.flatten(transform: t, moveTo: { _, _ in }, lineTo: { _, _ in flattened += 1 }, close: { _ in flattened += 1 })
+        #expect(path.flattenedSegmentCount(transform: t) == flattened)
+        #expect(Self.hugeCurves.flattenedSegmentCount() == 5_000 * 4_096 + 1)
+    }
+
+    @Test func tooManySegmentsIsAnErrorBeforeAnyMemoryIsTaken() throws {
+        // Without the limit this path's edges alone would take 20.5 M × 36 bytes = 740 MB; a
+        // scene of a million such curves (within its element limit) would exhaust memory.
+        let r = Rasterizer()
+        #expect(throws: RasterError.tooManySegments(count: 20_480_001, limit: 1 << 24)) {
+            try r.rasterize(Self.hugeCurves, clip: clip) { _, _, _ in }
+        }
+        // The limit is a setting: a 16-segment square-ish path under a limit of 4 fails, under 16 draws.
+        var small = Path()
+        small.addLines((0..<16).map { CGPoint(x: 8 + 5 * cos(Double($0) * .pi / 8), y: 8 + 5 * sin(Double($0) * .pi / 8)) })
+        small.closeSubpath()
+        r.maximumSegments = 4
+        #expect(throws: RasterError.tooManySegments(count: 16, limit: 4)) { try r.rasterize(small, clip: clip) { _, _, _ in } }
+        r.maximumSegments = 16
+        var drawn = false
+        try r.rasterize(small, clip: clip) { _, _, _ in drawn = true }
+        #expect(drawn)
+        // Strokes and booleans of such a path give nothing, as their other work limits do.
+        #expect(Self.hugeCurves.strokedPath(StrokeStyle(lineWidth: 2)).isEmpty)
+        #expect(Self.hugeCurves.union(small).isEmpty)
+        #expect(small.lineIntersection(Self.hugeCurves).isEmpty)
+    }
+
     @Test func enormousCoordinatesAreClippedNotOverflowed() throws {
         // A rect from −1e30 to 1e30 covers the whole clip exactly.
         let cov = try coverage(Path(CGRect(x: -1e30, y: -1e30, width: 2e30, height: 2e30)), clip: clip)

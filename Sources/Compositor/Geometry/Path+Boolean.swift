@@ -100,6 +100,11 @@ extension Path {
     ///    touching there apart; collinear runs are merged.
     static func combine(_ a: Path, _ b: Path, eoFill: Bool, tolerance: Double = booleanTolerance,
                         operation: (Bool, Bool) -> Bool) -> Path {
+        // Operands that would flatten into more than `maximumFlattenedSegments` give an empty
+        // path, as a sweep beyond `booleanWorkLimit` does.
+        guard a.flattenedSegmentCount(tolerance: tolerance) <= maximumFlattenedSegments - b.flattenedSegmentCount(tolerance: tolerance) else {
+            return Path()
+        }
         var edges: [BooleanEdge] = []
         var scale = 1.0
         for (operand, path) in [a, b].enumerated() {
@@ -385,6 +390,8 @@ extension Path {
     /// This path's lines cut where they cross `other`'s edges, kept where they lie inside (or
     /// outside) `other`'s area: open polylines, for stroking.
     private func clippedLines(by other: Path, eoFill: Bool, keepInside: Bool) -> Path {
+        guard flattenedSegmentCount(tolerance: booleanTolerance) <= maximumFlattenedSegments,
+              other.flattenedSegmentCount(tolerance: booleanTolerance) <= maximumFlattenedSegments else { return Path() }
         var clipEdges: [(Double, Double, Double, Double)] = []
         var sx = 0.0, sy = 0.0, lx = 0.0, ly = 0.0
         func clipEdge(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {

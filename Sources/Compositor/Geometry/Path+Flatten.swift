@@ -25,6 +25,29 @@ func flatteningSegmentCount(secondDerivativeBound m: Double, tolerance: Double) 
 /// Upper bound on the segments one curve becomes (see `flatteningSegmentCount`).
 let maximumSegmentsPerCurve = 4096
 
+/// The most line segments a path may flatten into for filling, stroking or a boolean: 2^24
+/// (16.8 million, about 600 MB of edges). A curve becomes up to 4,096 segments, so a path of a
+/// million huge curves would otherwise ask for billions and exhaust memory; beyond this the
+/// rasterizer throws `RasterError.tooManySegments` (its own limit, `Rasterizer.maximumSegments`,
+/// can be raised), and strokes and booleans give an empty path, as their other work limits do.
+public let maximumFlattenedSegments = 1 << 24
+
+/// The bound on |B''| of a quadratic from P0 (x0, y0), control P1 and P2: 2·|P0 − 2P1 + P2|.
+@inline(__always)
+func quadraticSecondDerivativeBound(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
+    let ddx = x0 - 2 * x1 + x2, ddy = y0 - 2 * y1 + y2
+    return 2 * (ddx * ddx + ddy * ddy).squareRoot()
+}
+
+/// The bound on |B''| of a cubic: 6·max(|P0 − 2P1 + P2|, |P1 − 2P2 + P3|) (B'' is linear in t).
+@inline(__always)
+func cubicSecondDerivativeBound(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
+                                _ x2: Double, _ y2: Double, _ x3: Double, _ y3: Double) -> Double {
+    let ax = x0 - 2 * x1 + x2, ay = y0 - 2 * y1 + y2
+    let bx = x1 - 2 * x2 + x3, by = y1 - 2 * y2 + y3
+    return 6 * max((ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
+}
+
 extension Path {
     /// Walks the path as polylines: `moveTo` starts a subpath, `lineTo` continues it and
     /// `close` ends it with a line back to its start. Curves are flattened within `tolerance`
@@ -66,7 +89,7 @@ extension Path {
             case .quadCurve(let p, let c):
                 let (x1, y1) = map(c), (x2, y2) = map(p)
                 let ddx = cx - 2 * x1 + x2, ddy = cy - 2 * y1 + y2
-                let n = flatteningSegmentCount(secondDerivativeBound: 2 * (ddx * ddx + ddy * ddy).squareRoot(),
+                let n = flatteningSegmentCount(secondDerivativeBound: quadraticSecondDerivativeBound(cx, cy, x1, y1, x2, y2),
                                                tolerance: tolerance)
                 let x0 = cx, y0 = cy
                 // B'' = 2(P0 − 2P1 + P2), constant.
@@ -83,7 +106,7 @@ extension Path {
                 let (x1, y1) = map(c1), (x2, y2) = map(c2), (x3, y3) = map(p)
                 let ax = cx - 2 * x1 + x2, ay = cy - 2 * y1 + y2
                 let bx = x1 - 2 * x2 + x3, by = y1 - 2 * y2 + y3
-                let m = 6 * max((ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
+                let m = cubicSecondDerivativeBound(cx, cy, x1, y1, x2, y2, x3, y3)
                 let n = flatteningSegmentCount(secondDerivativeBound: m, tolerance: tolerance)
                 let x0 = cx, y0 = cy
                 // B''(s) = 6((1 − s)·A + s·B) with A = P0 − 2P1 + P2, B = P1 − 2P2 + P3.
@@ -103,5 +126,35 @@ extension Path {
             }
         }
         if open { close(false) }
+    }
+
+    /// How many line segments `flatten` would produce (lines, curve steps and closing lines),
+    /// counted without flattening: one pass over the elements. Saturates at `Int.max`.
+    func flattenedSegmentCount(transform: CGAffineTransform = .identity, tolerance: Double = flatteningTolerance) -> Int {
+        let t = transform
+        @inline(__always) func map(_ p: CGPoint) -> (Double, Double) {
+            (t.a * p.x + t.c * p.y + t.tx, t.b * p.x + t.d * p.y + t.ty)
+        }
+        var count = 0
+        var cx = 0.0, cy = 0.0
+        for element in elements {
+            switch element {
+            case .move(let p): (cx, cy) = map(p); count &+= 1   // its subpath's closing line
+            case .line(let p): (cx, cy) = map(p); count &+= 1
+            case .quadCurve(let p, let c):
+                let (x1, y1) = map(c), (x2, y2) = map(p)
+                count &+= flatteningSegmentCount(secondDerivativeBound: quadraticSecondDerivativeBound(cx, cy, x1, y1, x2, y2),
+                                                 tolerance: tolerance)
+                (cx, cy) = (x2, y2)
+            case .curve(let p, let c1, let c2):
+                let (x1, y1) = map(c1), (x2, y2) = map(c2), (x3, y3) = map(p)
+                count &+= flatteningSegmentCount(secondDerivativeBound: cubicSecondDerivativeBound(cx, cy, x1, y1, x2, y2, x3, y3),
+                                                 tolerance: tolerance)
+                (cx, cy) = (x3, y3)
+            case .closeSubpath: break
+            }
+            if count < 0 { return .max }
+        }
+        return count
     }
 }

@@ -132,6 +132,9 @@ extension Path {
     public func strokedPath(_ style: StrokeStyle, tolerance: Double = flatteningTolerance) -> Path {
         let width = Double(style.lineWidth)
         guard width > 0, width.isFinite else { return Path() }
+        // A path that would flatten into more than `maximumFlattenedSegments` is not stroked
+        // (like an outline beyond `maximumStrokeOutlineElements`, below).
+        guard flattenedSegmentCount(tolerance: tolerance) <= maximumFlattenedSegments else { return Path() }
         // Balanced samples (see `flatten`): chords would shift a thin stroke's centre line
         // towards the concave side by up to the tolerance, a tenth of a 1 px stroke's width.
         var lines = polylines(tolerance: tolerance, balanced: true)

@@ -74,6 +74,10 @@ public final class Rasterizer {
     public private(set) var coveragePixels = 0
     /// Rows resolved region by region because several chains shared a pixel (statistics).
     public private(set) var exactRows = 0
+    /// The most line segments one path may flatten into (`maximumFlattenedSegments`, 2^24, by
+    /// default): beyond it `rasterize` throws `RasterError.tooManySegments` before flattening,
+    /// so memory stays bounded (36 bytes a segment).
+    public var maximumSegments = maximumFlattenedSegments
 
     public init() {
         accumulationCapacity = 4096
@@ -95,10 +99,15 @@ public final class Rasterizer {
     /// device rectangle it covers. `opacity` scales the coverage. Nothing is emitted for an
     /// empty or zero-area path, or one entirely outside `clip`.
     ///
-    /// - Throws: `RasterError.nonFiniteGeometry` when a device coordinate is NaN or infinite.
+    /// - Throws: `RasterError.nonFiniteGeometry` when a device coordinate is NaN or infinite,
+    ///   `RasterError.tooManySegments` beyond `maximumSegments`.
     public func rasterize(_ path: Path, transform: CGAffineTransform = .identity, fillRule: FillRule = .nonZero,
                           clip: PixelRect, opacity: Double = 1,
                           emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
+        let segmentCount = path.flattenedSegmentCount(transform: transform)
+        guard segmentCount <= maximumSegments else {
+            throw RasterError.tooManySegments(count: segmentCount, limit: maximumSegments)
+        }
         // Work on locals (moved out and back) so appends are not checked for exclusive access.
         var segs = segments, contours = segmentContours
         segments = []; segmentContours = []

@@ -14,6 +14,13 @@ public final class Renderer {
     /// 1 GiB by default, four full-frame 8K layers; beyond it `render` throws
     /// `RenderError.offscreenLimit` instead of exhausting memory.
     public var maximumOffscreenBytes = 1 << 30
+    /// The most line segments one path may flatten into, in device space (2^24 by default,
+    /// `maximumFlattenedSegments`): each curve becomes up to 4,096, so a path of a million huge
+    /// curves would exhaust memory; beyond it `render` throws `RasterError.tooManySegments`.
+    public var maximumPathSegments: Int {
+        get { rasterizer.maximumSegments }
+        set { rasterizer.maximumSegments = max(0, newValue) }
+    }
     /// Group layers kept between renders (see `LayerPool`); `layerPoolBudgetBytes` bounds them.
     let layerPool = LayerPool()
     /// The most bytes of finished layers kept for the next render (256 MiB by default; 0 keeps
