@@ -150,8 +150,9 @@ extension Builtins {
         Builtin("clipped", "antialiased: bool?") { b, _ in .view(AnyView(b.view("self")!.clipped())) },
         Builtin("shadow", "color: color?, radius: number, x: number?, y: number?") { b, e in
             let radius = b.double("radius")!
-            guard radius >= 0, radius / 2 <= DropShadow.maximumSigma else {
-                e.error(b.location("radius"), "a shadow radius must be from 0 to \(Int(2 * DropShadow.maximumSigma)) points, got \(radius.plainDescription)")
+            guard radius >= 0, radius <= e.limits.maximumShadowRadius else {
+                e.error(b.location("radius"), "a shadow radius must be from 0 to \(e.limits.maximumShadowRadius.plainDescription) points, got \(radius.plainDescription)",
+                        hint: radius > 0 && e.limits.maximumShadowRadius < 2 * DropShadow.maximumSigma ? "raise the limit with --max-shadow-radius" : nil)
                 return .invalid
             }
             return .view(AnyView(b.view("self")!.shadow(color: b.color("color") ?? Color(.sRGBLinear, white: 0, opacity: 0.33),
@@ -181,8 +182,9 @@ extension Builtins {
         Builtin("colorInvert", "") { b, _ in .view(AnyView(b.view("self")!.colorInvert())) },
         Builtin("blur", "radius: number, opaque: bool?") { b, e in
             let radius = b.double("radius")!
-            guard radius >= 0, radius <= DropShadow.maximumSigma else {
-                e.error(b.location("radius"), "a blur radius must be from 0 to \(Int(DropShadow.maximumSigma)) points, got \(radius.plainDescription)")
+            guard radius >= 0, radius <= e.limits.maximumBlurRadius else {
+                e.error(b.location("radius"), "a blur radius must be from 0 to \(e.limits.maximumBlurRadius.plainDescription) points, got \(radius.plainDescription)",
+                        hint: radius > 0 && e.limits.maximumBlurRadius < DropShadow.maximumSigma ? "raise the limit with --max-blur-radius" : nil)
                 return .invalid
             }
             return .view(AnyView(b.view("self")!.blur(radius: CGFloat(radius), opaque: b.bool("opaque") ?? false)))

@@ -1,4 +1,5 @@
 import Foundation
+import Compositor
 import SceneGraph
 
 /// Limits that keep any scene file, however written, from exhausting time, memory or stack.
@@ -28,6 +29,14 @@ public struct SceneLimits: Sendable, Equatable {
     /// Size of a PNG file an `Image("…")` reads (64 MiB); its pixels also count against
     /// `maximumCanvasPixels`. `--max-image-bytes`.
     public var maximumImageBytes = 64 << 20
+    /// The largest `shadow(radius:)`, in points: 256 by default, which is also the most the
+    /// engine draws (σ = radius ÷ 2 ≤ `DropShadow.maximumSigma` = 128 px at scale 1; a larger
+    /// σ in device pixels is a render error). Lower it to keep scenes' shadows cheap.
+    /// `--max-shadow-radius`.
+    public var maximumShadowRadius: Double = 2 * DropShadow.maximumSigma
+    /// The largest `blur(radius:)`, in points: 128 by default, also the engine's most
+    /// (σ = radius ≤ `DropShadow.maximumSigma`). `--max-blur-radius`.
+    public var maximumBlurRadius: Double = DropShadow.maximumSigma
 
     public init() {}
 }

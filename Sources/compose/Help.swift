@@ -44,9 +44,13 @@ let sceneLimitsHelp: String = {
       --max-scene-bytes <n>   Size of the scene file. (default: \(d.maximumSourceBytes))
       --max-coordinate <x>    Magnitude of any geometric argument, in points. (default: \(Int(d.maximumCoordinate)))
       --max-image-bytes <n>   Size of a PNG file an Image("…") reads. (default: \(d.maximumImageBytes))
+      --max-shadow-radius <r> shadow(radius:) in points, at most the engine's 256. (default: \(Int(d.maximumShadowRadius)))
+      --max-blur-radius <r>   blur(radius:) in points, at most the engine's 128. (default: \(Int(d.maximumBlurRadius)))
       --max-offscreen-bytes <n>
                               Offscreen layers alive at once during the render. (default: \(Renderer().maximumOffscreenBytes))
       --max-segments <n>      Line segments one path flattens into (a curve: up to 4,096). (default: \(Renderer().maximumPathSegments))
+      --max-dashes <n>        Dashes one stroke's pattern may cut its path into. (default: \(Renderer().maximumDashes))
+      --max-stroke-points <n> Points of one stroke's outline. (default: \(Renderer().maximumStrokeOutlinePoints))
     """
 }()
 

@@ -25,16 +25,21 @@ struct SceneOptions {
     var maximumOffscreenBytes: Int?
     /// `Renderer.maximumPathSegments`, when given.
     var maximumPathSegments: Int?
+    /// `Renderer.maximumDashes` and `maximumStrokeOutlinePoints`, when given.
+    var maximumDashes: Int?
+    var maximumStrokeOutlinePoints: Int?
 
     static let flags = ["--demo", "--scale", "--size", "--background", "--max-depth", "--max-iterations", "--max-path-elements",
                         "--max-pixels", "--max-scene-bytes", "--max-coordinate", "--max-offscreen-bytes", "--max-image-bytes",
-                        "--max-segments"]
+                        "--max-segments", "--max-dashes", "--max-stroke-points", "--max-shadow-radius", "--max-blur-radius"]
 
     /// A renderer with the options' limits.
     func renderer() -> Renderer {
         let renderer = Renderer()
         if let maximumOffscreenBytes { renderer.maximumOffscreenBytes = maximumOffscreenBytes }
         if let maximumPathSegments { renderer.maximumPathSegments = maximumPathSegments }
+        if let maximumDashes { renderer.maximumDashes = maximumDashes }
+        if let maximumStrokeOutlinePoints { renderer.maximumStrokeOutlinePoints = maximumStrokeOutlinePoints }
         return renderer
     }
 
@@ -67,7 +72,11 @@ struct SceneOptions {
         case "--max-coordinate": limits.maximumCoordinate = reader.number(for: arg, in: 1...1e12)
         case "--max-offscreen-bytes": maximumOffscreenBytes = reader.count(for: arg, in: 0...(1 << 40))
         case "--max-image-bytes": limits.maximumImageBytes = reader.count(for: arg, in: 0...(1 << 32))
+        case "--max-shadow-radius": limits.maximumShadowRadius = reader.number(for: arg, in: 0...(2 * DropShadow.maximumSigma))
+        case "--max-blur-radius": limits.maximumBlurRadius = reader.number(for: arg, in: 0...DropShadow.maximumSigma)
         case "--max-segments": maximumPathSegments = reader.count(for: arg, in: 1...(1 << 31))
+        case "--max-dashes": maximumDashes = reader.count(for: arg, in: 1...(1 << 28))
+        case "--max-stroke-points": maximumStrokeOutlinePoints = reader.count(for: arg, in: 1...(1 << 30))
         default:
             if arg.hasPrefix("-") && arg != "-" { return false }
             if let path {

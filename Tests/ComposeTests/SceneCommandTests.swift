@@ -238,4 +238,50 @@ import Testing
         #expect(try compose("render", circle, "-o", out).status == 0)
         #expect(String(decoding: try compose("render", "--help").stdout, as: UTF8.self).contains("--max-segments"))
     }
+
+    @Test func theStrokeLimitsAreFlags() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A 200 pt line, dash [1] (on 1, off 1): 100 dashes, each outline at least 2 × 2 + 8 = 12 points.
+        let scene = dir.appendingPathComponent("dashes.scene").path
+        try """
+            canvas(width: 220, height: 20)
+            Path { p in
+                p.move(to: CGPoint(x: 10, y: 10))
+                p.addLine(to: CGPoint(x: 210, y: 10))
+            }
+            .stroke(style: StrokeStyle(lineWidth: 2, dash: [1]))
+
+            """.write(toFile: scene, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("d.png").path
+        let dashes = try compose("render", scene, "-o", out, "--max-dashes", "99")
+        #expect(dashes.status == 65)
+        #expect(dashes.stderr.contains("a dash pattern would cut a stroke into 100 dashes, more than the limit of 99"), "\(dashes.stderr)")
+        let points = try compose("render", scene, "-o", out, "--max-stroke-points", "1000")
+        #expect(points.status == 65)
+        #expect(points.stderr.contains("a stroke's outline would have more than 1000 points"), "\(points.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try compose("render", scene, "-o", out, "--max-dashes", "100", "--max-stroke-points", "100000").status == 0)
+    }
+
+    @Test func shadowAndBlurRadiiAreFlagsUpToTheEnginesCap() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = dir.appendingPathComponent("soft.scene").path
+        try "Circle().fill(.blue).frame(width: 40, height: 40).shadow(radius: 20).blur(radius: 5)\n"
+            .write(toFile: scene, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("s.png").path
+        let shadow = try compose("render", scene, "-o", out, "--max-shadow-radius", "10")
+        #expect(shadow.status == 65)
+        #expect(shadow.stderr.contains("soft.scene:1:58: error: a shadow radius must be from 0 to 10 points, got 20"), "\(shadow.stderr)")
+        #expect(shadow.stderr.contains("--max-shadow-radius"))
+        let blur = try compose("render", scene, "-o", out, "--max-blur-radius", "4.5")
+        #expect(blur.status == 65)
+        #expect(blur.stderr.contains("a blur radius must be from 0 to 4.5 points, got 5"), "\(blur.stderr)")
+        // Beyond what the engine draws (σ ≤ 128 px) the flag itself is refused.
+        #expect(try compose("render", scene, "-o", out, "--max-shadow-radius", "300").status == 64)
+        #expect(try compose("render", scene, "-o", out, "--max-blur-radius", "129").status == 64)
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try compose("render", scene, "-o", out).status == 0)
+    }
 }

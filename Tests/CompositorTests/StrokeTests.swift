@@ -135,3 +135,39 @@ import Testing
         #expect(t.currentPoint == CGPoint(x: 0, y: 0))
     }
 }
+
+/// The stroke limits: outside a scope a stroke beyond them is drawn as documented (solid, or
+/// not at all); inside `StrokeLimits.apply` the scope's settings hold and it learns what was
+/// refused, which a renderer turns into an error.
+@Suite struct StrokeLimitTests {
+    /// A 1,000 pt line with dash [0.5] (an odd pattern repeats: on 0.5, off 0.5, period 1):
+    /// 1,000 dashes. Stroked 2 pt wide with butt caps, dashed it covers 1,000 × 0.5 × 2 =
+    /// 1,000 pt², solid 2,000 pt².
+    let line = Path { p in p.move(to: CGPoint(x: 0, y: 10)); p.addLine(to: CGPoint(x: 1000, y: 10)) }
+    let style = StrokeStyle(lineWidth: 2, dash: [0.5])
+    let clip = PixelRect(x: -10, y: 0, width: 1020, height: 20)
+
+    @Test func aPatternBeyondTheDashLimitIsRefusedAndReported() throws {
+        let tight = StrokeLimits(maximumDashes: 999)
+        let refused = tight.apply { line.strokedPath(style) }
+        #expect(tight.firstRefusal == .dashes(count: 1000, limit: 999))
+        #expect(abs(try coveredArea(refused, clip: clip) - 2000) < 1)
+        let enough = StrokeLimits(maximumDashes: 1000)
+        let dashed = enough.apply { line.strokedPath(style) }
+        #expect(enough.firstRefusal == nil)
+        #expect(abs(try coveredArea(dashed, clip: clip) - 1000) < 1)
+        // Outside a scope: the default limit (2^20) holds and nothing is reported.
+        #expect(abs(try coveredArea(line.strokedPath(style), clip: clip) - 1000) < 1)
+    }
+
+    @Test func anOutlineBeyondItsLimitIsRefusedAndReported() throws {
+        // Each dash's outline takes at least 2 × 2 points + 8 of the budget: 1,000 dashes need
+        // more than 12,000.
+        let tight = StrokeLimits(maximumOutlinePoints: 5_000)
+        #expect(tight.apply { line.strokedPath(style) }.isEmpty)
+        #expect(tight.firstRefusal == .outlinePoints(limit: 5_000))
+        let enough = StrokeLimits(maximumOutlinePoints: 100_000)
+        #expect(!enough.apply { line.strokedPath(style) }.isEmpty)
+        #expect(enough.firstRefusal == nil)
+    }
+}

@@ -198,3 +198,21 @@ import Testing
         #expect(alive == 0)
     }
 }
+
+@Suite struct StrokeLimitRenderTests {
+    /// 1,000 dashes (a 1,000 pt line, dash [0.5]; see `StrokeLimitTests`): a renderer allowing
+    /// 999 refuses the render with the count and the limit instead of drawing a solid line.
+    @Test func aRefusedStrokeIsARenderError() throws {
+        let view = Path { p in p.move(to: CGPoint(x: 0, y: 10)); p.addLine(to: CGPoint(x: 1000, y: 10)) }
+            .stroke(style: StrokeStyle(lineWidth: 2, dash: [0.5]))
+        let renderer = Renderer()
+        renderer.maximumDashes = 999
+        #expect(throws: RenderError.strokeLimit(.dashes(count: 1000, limit: 999))) {
+            _ = try renderer.render(view, size: CGSize(width: 1000, height: 20))
+        }
+        renderer.maximumDashes = 1000
+        let surface = try renderer.render(view, size: CGSize(width: 1000, height: 20), background: nil)
+        // Dashes alternate on and off each half point: every pixel on the line is half covered.
+        #expect(surface.pixel(x: 500, y: 10).a == 128)
+    }
+}

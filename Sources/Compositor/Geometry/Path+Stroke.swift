@@ -134,20 +134,28 @@ extension Path {
         guard width > 0, width.isFinite else { return Path() }
         // A path that would flatten into more than `maximumFlattenedSegments` is not stroked
         // (like an outline beyond `maximumStrokeOutlineElements`, below).
-        guard flattenedSegmentCount(tolerance: tolerance) <= maximumFlattenedSegments else { return Path() }
+        let limits = StrokeLimits.inForce
+        let segments = flattenedSegmentCount(tolerance: tolerance)
+        guard segments <= limits.segments else {
+            limits.scope?.refuse(.segments(count: segments, limit: limits.segments))
+            return Path()
+        }
         // Balanced samples (see `flatten`): chords would shift a thin stroke's centre line
         // towards the concave side by up to the tolerance, a tenth of a 1 px stroke's width.
         var lines = polylines(tolerance: tolerance, balanced: true)
         if let pattern = style.validDashPattern {
-            lines = dash(lines, pattern: pattern, phase: Double(style.dashPhase))
+            lines = dash(lines, pattern: pattern, phase: Double(style.dashPhase), limit: limits.dashes, scope: limits.scope)
         }
         var out = Path()
-        let stroker = Stroker(halfWidth: width / 2, style: style, tolerance: tolerance)
+        let stroker = Stroker(halfWidth: width / 2, style: style, tolerance: tolerance, budget: .init(remaining: limits.outlinePoints))
         for line in lines {
             stroker.stroke(line, into: &out)
             // A runaway outline (a million dashes of a huge round-capped width) is abandoned
             // rather than exhausting memory: the stroke draws nothing.
-            if stroker.budget.remaining < 0 { return Path() }
+            if stroker.budget.remaining < 0 {
+                limits.scope?.refuse(.outlinePoints(limit: limits.outlinePoints))
+                return Path()
+            }
         }
         return out
     }
@@ -165,8 +173,10 @@ extension StrokeStyle {
 }
 
 /// Cuts polylines into dashes. The pattern continues across the vertices of one subpath and
-/// restarts (from `phase`) on each subpath, as Core Graphics does.
-func dash(_ lines: [Polyline], pattern: [Double], phase: Double) -> [Polyline] {
+/// restarts (from `phase`) on each subpath, as Core Graphics does. A pattern that would give
+/// more than `limit` dashes leaves the lines solid (and tells `scope`).
+func dash(_ lines: [Polyline], pattern: [Double], phase: Double, limit: Int = maximumDashCount,
+          scope: StrokeLimits? = nil) -> [Polyline] {
     let period = pattern.reduce(0, +)
     let totalLength = lines.reduce(0.0) { sum, line in
         var length = 0.0
@@ -174,7 +184,11 @@ func dash(_ lines: [Polyline], pattern: [Double], phase: Double) -> [Polyline] {
         for i in 1..<max(1, pts.count) { length += hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y) }
         return sum + length
     }
-    guard totalLength / period * Double(pattern.count) / 2 <= Double(maximumDashCount) else { return lines }
+    let dashes = totalLength / period * Double(pattern.count) / 2
+    guard dashes <= Double(limit) else {
+        scope?.refuse(.dashes(count: dashes < 9e18 ? Int(dashes.rounded(.up)) : .max, limit: limit))
+        return lines
+    }
     var out: [Polyline] = []
     for line in lines {
         // Position in the pattern after the phase.
@@ -230,9 +244,12 @@ struct Stroker {
     let halfWidth: Double
     let style: StrokeStyle
     let tolerance: Double
-    /// Outline points still allowed (`maximumStrokeOutlineElements` in all); shared by copies.
-    final class Budget { var remaining = maximumStrokeOutlineElements }
-    let budget = Budget()
+    /// Outline points still allowed (`maximumStrokeOutlineElements` in all by default); shared by copies.
+    final class Budget {
+        var remaining: Int
+        init(remaining: Int = maximumStrokeOutlineElements) { self.remaining = remaining }
+    }
+    var budget = Budget()
 
     /// The angle step that keeps a polygonal arc of radius `halfWidth` within `tolerance` of the
     /// circle: the sagitta r·(1 − cos(δ/2)) ≤ tolerance.

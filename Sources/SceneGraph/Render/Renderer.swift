@@ -21,6 +21,13 @@ public final class Renderer {
         get { rasterizer.maximumSegments }
         set { rasterizer.maximumSegments = max(0, newValue) }
     }
+    /// The most dashes one stroke's pattern may cut its path into (`maximumDashCount`, 2^20, by
+    /// default); beyond it `render` throws `RenderError.strokeLimit`.
+    public var maximumDashes = maximumDashCount
+    /// The most points one stroke's outline may have (`maximumStrokeOutlineElements`, 2^22, by
+    /// default: a huge round-capped width on many dashes); beyond it `render` throws
+    /// `RenderError.strokeLimit`.
+    public var maximumStrokeOutlinePoints = maximumStrokeOutlineElements
     /// Group layers kept between renders (see `LayerPool`); `layerPoolBudgetBytes` bounds them.
     let layerPool = LayerPool()
     /// The most bytes of finished layers kept for the next render (256 MiB by default; 0 keeps
@@ -134,9 +141,21 @@ public final class Renderer {
             recorder.finish()
             (lastStats, lastTrace) = (recorder.stats, recorder.trace)
         }
-        let list = displayList(for: view, size: canvas, scale: scale, recorder: &recorder)
-        if let background { surface.fill(background) } else { surface.clear() }
-        try draw(list.items, on: surface, origin: (0, 0))
+        // Strokes are outlined while lowering; one the limits refuse is an error, not a
+        // picture drawn differently (solid instead of dashed, or missing).
+        let strokeLimits = StrokeLimits(maximumDashes: maximumDashes, maximumOutlinePoints: maximumStrokeOutlinePoints,
+                                        maximumSegments: maximumPathSegments)
+        try strokeLimits.apply {
+            let list = displayList(for: view, size: canvas, scale: scale, recorder: &recorder)
+            if let refusal = strokeLimits.firstRefusal { throw RenderError.strokeLimit(refusal) }
+            if let background { surface.fill(background) } else { surface.clear() }
+            try draw(list.items, on: surface, origin: (0, 0))
+            if let refusal = strokeLimits.firstRefusal {
+                // Outlined during drawing: images cached by this render may hold the refused stroke.
+                cache.removeAll(except: [])
+                throw RenderError.strokeLimit(refusal)
+            }
+        }
     }
 
     /// The combined coverage of `clips` on `surface` (nil: nothing survives).
@@ -325,6 +344,8 @@ public enum RenderError: Error, CustomStringConvertible, Equatable {
     case invalidCanvas(size: CGSize, scale: Double)
     /// The layers alive at once would hold more than `Renderer.maximumOffscreenBytes`.
     case offscreenLimit(needed: Int, limit: Int)
+    /// A stroke asked for more work than the renderer's stroke limits allow.
+    case strokeLimit(StrokeRefusal)
 
     public var description: String {
         switch self {
@@ -334,6 +355,8 @@ public enum RenderError: Error, CustomStringConvertible, Equatable {
         case let .offscreenLimit(needed, limit):
             "the render needs \(needed) bytes of offscreen layers at once, more than the limit of \(limit)"
                 + " (nested groups each hold a layer; raise Renderer.maximumOffscreenBytes, or --max-offscreen-bytes)"
+        case let .strokeLimit(refusal):
+            "\(refusal); nothing was drawn"
         }
     }
 }
