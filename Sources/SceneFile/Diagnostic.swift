@@ -32,7 +32,8 @@ public struct SceneError: Error, CustomStringConvertible, Sendable {
     init(fileName: String, source: String, diagnostics: [SceneDiagnostic]) {
         self.fileName = fileName
         self.diagnostics = diagnostics
-        self.lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        // No source (an error about the file itself): nothing to quote.
+        self.lines = source.isEmpty ? [] : source.split(separator: "\n", omittingEmptySubsequences: false)
     }
 
     public var description: String {

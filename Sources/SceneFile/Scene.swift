@@ -168,13 +168,33 @@ public struct Scene {
     }
 
 
+    /// Reads at most `limit` bytes of a scene from `handle` (a file, or standard input), never
+    /// more than one byte past the limit, so an endless or enormous input cannot exhaust memory;
+    /// nil when there is more. Read errors are thrown.
+    public static func readSource(from handle: FileHandle, limit: Int) throws -> Data? {
+        var data = Data()
+        while data.count <= limit {
+            guard let chunk = try handle.read(upToCount: min(1 << 16, limit + 1 - data.count)), !chunk.isEmpty else { return data }
+            data.append(chunk)
+        }
+        return nil
+    }
+
+    /// The error for a scene larger than `limit` bytes (`bytes`, when known).
+    public static func tooLarge(_ fileName: String, bytes: Int?, limit: Int) -> SceneError {
+        SceneError(fileName: fileName, source: "", diagnostics: [SceneDiagnostic(
+            SourceLocation(line: 1, column: 1),
+            bytes.map { "the scene file has \($0) bytes, more than the limit of \(limit)" } ?? "the scene has more than the limit of \(limit) bytes",
+            hint: "raise the limit with --max-scene-bytes")])
+    }
+
     /// Reads a scene file (UTF-8) and evaluates it.
     public init(contentsOfFile path: String, limits: SceneLimits = SceneLimits()) throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        guard data.count <= limits.maximumSourceBytes else {
-            throw SceneError(fileName: path, source: "", diagnostics: [SceneDiagnostic(
-                SourceLocation(line: 1, column: 1), "the scene file has \(data.count) bytes, more than the limit of \(limits.maximumSourceBytes)",
-                hint: "raise the limit with --max-scene-bytes")])
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        guard let data = try Scene.readSource(from: handle, limit: limits.maximumSourceBytes) else {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+            throw Scene.tooLarge(path, bytes: size.flatMap { $0 > limits.maximumSourceBytes ? $0 : nil }, limit: limits.maximumSourceBytes)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw SceneError(fileName: path, source: "", diagnostics: [SceneDiagnostic(SourceLocation(line: 1, column: 1),

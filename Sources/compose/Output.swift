@@ -62,6 +62,14 @@ func reason(_ error: Error) -> String {
         return String(cString: strerror(Int32(underlying.code)))
     }
     if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
-    if ns.domain == NSCocoaErrorDomain && ns.code == CocoaError.fileWriteOutOfSpace.rawValue { return String(cString: strerror(ENOSPC)) }
+    if ns.domain == NSCocoaErrorDomain {
+        // Foundation's own codes for the common POSIX causes, in the system's words.
+        let posix: [Int: Int32] = [
+            CocoaError.fileWriteOutOfSpace.rawValue: ENOSPC, CocoaError.fileNoSuchFile.rawValue: ENOENT,
+            CocoaError.fileReadNoSuchFile.rawValue: ENOENT, CocoaError.fileWriteNoPermission.rawValue: EACCES,
+            CocoaError.fileReadNoPermission.rawValue: EACCES, CocoaError.fileWriteVolumeReadOnly.rawValue: EROFS,
+        ]
+        if let code = posix[ns.code] { return String(cString: strerror(code)) }
+    }
     return ns.localizedDescription
 }

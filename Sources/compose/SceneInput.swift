@@ -103,7 +103,18 @@ struct SceneOptions {
             guard let path else { fail(UsageError(message: "Missing expected argument '<scene>'.", command: command)) }
             let source: String
             if path == "-" {
-                let data = FileHandle.standardInput.readDataToEndOfFile()
+                // Read no further than the size limit: an endless pipe is an error, not a hang.
+                let data: Data
+                do {
+                    guard let d = try Scene.readSource(from: FileHandle.standardInput, limit: limits.maximumSourceBytes) else {
+                        printError(Scene.tooLarge("<stdin>", bytes: nil, limit: limits.maximumSourceBytes).description)
+                        return .failure(.dataError)
+                    }
+                    data = d
+                } catch {
+                    printError("cannot read standard input: \(reason(error))")
+                    return .failure(.noInput)
+                }
                 guard let text = String(data: data, encoding: .utf8) else {
                     printError("<stdin>: the scene is not UTF-8 text")
                     return .failure(.dataError)
@@ -116,8 +127,27 @@ struct SceneOptions {
                     printError("cannot read '\(path)': \(isDirectory.boolValue ? "it is a folder" : "no such file")")
                     return .failure(.noInput)
                 }
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    printError("cannot read '\(path)': permission denied or unreadable")
+                // Only regular files: a device or a pipe may never end (use '-' for a pipe).
+                let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+                guard (attributes?[.type] as? FileAttributeType) == .typeRegular else {
+                    printError("cannot read '\(path)': not a regular file (a device, pipe or socket); pipe it to '-' instead")
+                    return .failure(.noInput)
+                }
+                if let size = (attributes?[.size] as? NSNumber)?.intValue, size > limits.maximumSourceBytes {
+                    printError(Scene.tooLarge(path, bytes: size, limit: limits.maximumSourceBytes).description)
+                    return .failure(.dataError)
+                }
+                let data: Data
+                do {
+                    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+                    defer { try? handle.close() }
+                    guard let d = try Scene.readSource(from: handle, limit: limits.maximumSourceBytes) else {
+                        printError(Scene.tooLarge(path, bytes: nil, limit: limits.maximumSourceBytes).description)
+                        return .failure(.dataError)
+                    }
+                    data = d
+                } catch {
+                    printError("cannot read '\(path)': \(reason(error))")
                     return .failure(.noInput)
                 }
                 guard let text = String(data: data, encoding: .utf8) else {

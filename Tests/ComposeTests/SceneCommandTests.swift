@@ -285,3 +285,50 @@ import Testing
         #expect(try compose("render", scene, "-o", out).status == 0)
     }
 }
+
+/// Scene input that never ends or is not a file: read no further than the size limit.
+@Suite struct SceneInputTests {
+    @Test func anEndlessPipeIsRefusedAtTheSizeLimit() throws {
+        // `yes` writes forever; compose must stop reading at 1,001 bytes and fail, not hang or
+        // fill memory (it used to read standard input to its end).
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("x.png").path
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "yes | '\(composeBinary.path)' render - --max-scene-bytes 1000 -o '\(out)' 2>&1"]
+        let pipe = Pipe()
+        shell.standardOutput = pipe
+        try shell.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(text.contains("<stdin>:1:1: error: the scene has more than the limit of 1000 bytes"), "\(text)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        // A bounded input over the limit says the same, with exit 65.
+        let r = try compose(["render", "-", "--max-scene-bytes", "100", "-o", out], input: Data(repeating: 0x20, count: 5000))
+        #expect(r.status == 65 && r.stderr.contains("more than the limit of 100 bytes"))
+    }
+
+    @Test func aDeviceIsNotAScene() throws {
+        let r = try compose("render", "/dev/null", "-o", "/tmp/never.png")
+        #expect(r.status == 66)
+        #expect(r.stderr.contains("cannot read '/dev/null': not a regular file"), "\(r.stderr)")
+    }
+
+    @Test func aLargeFileIsRefusedBeforeItIsRead() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let big = dir.appendingPathComponent("big.scene")
+        try Data(repeating: 0x20, count: 3000).write(to: big)
+        let r = try compose("render", big.path, "--max-scene-bytes", "2000")
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("big.scene:1:1: error: the scene file has 3000 bytes, more than the limit of 2000\nhint:"), "\(r.stderr)")
+    }
+
+    @Test func aWriteThatFoundationRefusesIsExplainedInTheSystemsWords() throws {
+        // /proc accepts no new files; Foundation reports its own code, shown as strerror(ENOENT).
+        let r = try compose(["render", "-", "-o", "/proc/compose-test.png"], input: Data("Circle()\n".utf8))
+        #expect(r.status == 74)
+        #expect(r.stderr.contains("cannot write '/proc/compose-test.png': No such file or directory"), "\(r.stderr)")
+    }
+}

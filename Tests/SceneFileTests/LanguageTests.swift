@@ -191,3 +191,23 @@ import Testing
         #expect(stats.leafDraws == 1)
     }
 }
+
+@Suite struct SceneFileReadingTests {
+    /// `Scene(contentsOfFile:)` reads no more than one byte past the size limit and names the
+    /// file's size; a file within it reads as its text.
+    @Test func aFileOverTheSizeLimitIsRefusedWithItsSize() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("size-\(UUID().uuidString).scene")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(("Circle()\n" + String(repeating: " ", count: 300)).utf8).write(to: url)
+        var limits = SceneLimits()
+        limits.maximumSourceBytes = 100
+        do {
+            _ = try Scene(contentsOfFile: url.path, limits: limits)
+            Issue.record("a 309-byte scene passed a 100-byte limit")
+        } catch {
+            #expect("\(error)" == "\(url.path):1:1: error: the scene file has 309 bytes, more than the limit of 100\nhint: raise the limit with --max-scene-bytes")
+        }
+        limits.maximumSourceBytes = 309
+        #expect(try Scene(contentsOfFile: url.path, limits: limits).canvas == SceneCanvas())
+    }
+}
