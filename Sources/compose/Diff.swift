@@ -60,12 +60,15 @@ func runDiff(_ arguments: [String]) -> ExitCode {
         return .dataError
     }
     if let output {
+        // Checked, then written atomically, like every other output (73 / 74 with the reason).
+        let data: Data
         do {
-            try actual.differenceImage(against: expected, tolerance: tolerance).writePNG(to: output)
+            data = try PNG.encode(actual.differenceImage(against: expected, tolerance: tolerance))
         } catch {
-            FileHandle.standardError.write(Data("Error: cannot write \(error)\n".utf8))
-            return .cannotCreate
+            printError("cannot encode the difference image: \(error)")
+            return .failure
         }
+        if let code = writeAll([(output, data)]) { return code }
     }
     print((result.passed ? "equal: " : "different: ") + result.description)
     return result.passed ? .ok : .failure

@@ -166,7 +166,11 @@ func temporaryDirectory() throws -> URL {
         let typo = try compose("diff", a, a, "--tolerence", "3")
         #expect(typo.status == 64 && typo.stderr.contains("Did you mean '--tolerance'?"))
         #expect(try compose("diff", a, a, "--tolerance", "300").status == 64)
-        #expect(try compose("diff", a, a, "-o", dir.appendingPathComponent("no/dir/d.png").path).status == 73)
+        let noFolder = try compose("diff", a, a, "-o", dir.appendingPathComponent("no/dir/d.png").path)
+        #expect(noFolder.status == 73 && noFolder.stderr.contains("does not exist"), "\(noFolder.stderr)")
+        // A write the checks cannot foresee (/proc takes no new files): 74, in the system's words.
+        let refused = try compose("diff", a, a, "-o", "/proc/compose-diff.png")
+        #expect(refused.status == 74 && refused.stderr.contains("cannot write '/proc/compose-diff.png': No such file or directory"), "\(refused.stderr)")
         #expect(try compose("diff", "--help").status == 0)
     }
 }
