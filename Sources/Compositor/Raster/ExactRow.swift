@@ -303,7 +303,8 @@ func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, rowBotto
             let yEnd = e < end ? ev[e].y : pc.yb
             let l = inside(w), r = inside(w &+ pc.dir)
             if l != r, yEnd > y {
-                let x0 = Float(pc.x(at: y)), x1 = Float(pc.x(at: yEnd))
+                // Kept in the band's cells whatever rounding did (the accumulation is unchecked).
+                let x0 = Float(min(width, max(0, pc.x(at: y)))), x1 = Float(min(width, max(0, pc.x(at: yEnd))))
                 if r { accumulateLine(acc, stride: stride, x0, Float(y), x1, Float(yEnd)) }
                 else { accumulateLine(acc, stride: stride, x1, Float(yEnd), x0, Float(y)) }
             }

@@ -57,11 +57,19 @@ struct RowScratch {
                 if (y0 <= 0 && y1 <= 0) || (y0 >= height && y1 >= height) || (x0 >= right && x1 >= right) { continue }
                 let dir: Int32 = y0 < y1 ? 1 : -1
                 if dir < 0 { swap(&x0, &x1); swap(&y0, &y1) }
-                let slope = (x1 - x0) / (y1 - y0)
-                if y0 < 0 { x0 += -y0 * slope; y0 = 0 }
-                if y1 > height { x1 -= (y1 - height) * slope; y1 = height }
+                // Cut to the band's rows by interpolating between the original ends (t in
+                // [0, 1], so no product of a huge coordinate and a huge slope), then the slope of
+                // what is left (0 for a run so flat that it overflows: its height is nil).
+                let (ox0, oy0, ox1, oy1) = (x0, y0, x1, y1)
+                @inline(__always) func x(at y: Double) -> Double {
+                    let t = (y - oy0) / (oy1 - oy0)
+                    return ox0 * (1 - t) + ox1 * t
+                }
+                if y0 < 0 { x0 = x(at: 0); y0 = 0 }
+                if y1 > height { x1 = x(at: height); y1 = height }
                 guard y1 > y0 else { continue }
-                edges.append(Edge(xa: x0, ya: y0, xb: x1, yb: y1, slope: slope, dir: dir, contour: contour))
+                let slope = (x1 - x0) / (y1 - y0)
+                edges.append(Edge(xa: x0, ya: y0, xb: x1, yb: y1, slope: slope.isFinite ? slope : 0, dir: dir, contour: contour))
             }
         }
         // Edges by first row (a stable counting sort keeps segment order within a row).
@@ -146,6 +154,14 @@ struct RowScratch {
     }
 }
 
+/// dx/dy from (x0, y0) to (x1, y1), y1 > y0; 0 when that overflows (a piece too flat to have
+/// height: any x between its ends will do).
+@inline(__always)
+private func chordSlope(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Double {
+    let s = (x1 - x0) / (y1 - y0)
+    return s.isFinite ? s : 0
+}
+
 /// A change of winding in the guard column at height `y` (a part of an edge left of the band
 /// starting, +dir, or ending, −dir).
 struct GuardStep {
@@ -167,7 +183,11 @@ private func appendClipped(_ out: inout ScratchBuffer<Piece>, _ guardSteps: inou
     let x0 = e.x(at: y0), x1 = e.x(at: y1)
     if x0 >= right && x1 >= right { return }
     if x0 >= left && x1 >= left && x0 <= right && x1 <= right {
-        out.append(Piece(xa: x0, ya: y0, xb: x1, yb: y1, slope: e.slope, dir: e.dir, segment: segment, contour: e.contour))
+        // The piece's own slope, not the edge's: x inside the piece is then interpolated from
+        // its ends, which lie in the band, rather than extrapolated from an edge start that may
+        // be 10^15 px away (where rounding alone moves it pixels, out of the band's cells).
+        out.append(Piece(xa: x0, ya: y0, xb: x1, yb: y1, slope: chordSlope(x0, y0, x1, y1), dir: e.dir, segment: segment,
+                         contour: e.contour))
         return
     }
     @inline(__always) func leftPart(_ ya: Double, _ yb: Double) {
@@ -194,7 +214,7 @@ private func appendClipped(_ out: inout ScratchBuffer<Piece>, _ guardSteps: inou
             leftPart(ya, yb)
         } else if mid <= right {
             let pa = min(right, max(left, xa)), pb = min(right, max(left, xb))
-            out.append(Piece(xa: pa, ya: ya, xb: pb, yb: yb, slope: (pb - pa) / (yb - ya),
+            out.append(Piece(xa: pa, ya: ya, xb: pb, yb: yb, slope: chordSlope(pa, ya, pb, yb),
                              dir: e.dir, segment: segment, contour: e.contour))
         }
     }
