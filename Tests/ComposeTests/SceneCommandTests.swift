@@ -3,6 +3,13 @@ import Foundation
 import Testing
 
 /// `compose render/explain/bench` on scene files, as a user runs them.
+/// Writes `text` as `name` in `dir`; returns its path.
+func write(_ text: String, _ name: String, in dir: URL) throws -> String {
+    let path = dir.appendingPathComponent(name).path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
 @Suite struct SceneCommandTests {
     static let circles = """
         canvas(width: 200, height: 120, scale: 3, background: .white)
@@ -14,12 +21,6 @@ import Testing
         .compositingGroup()
         .opacity(0.25)
         """
-
-    func write(_ text: String, _ name: String, in dir: URL) throws -> String {
-        let path = dir.appendingPathComponent(name).path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
 
     @Test func rendersASceneWithItsCanvas() throws {
         let dir = try temporaryDirectory()
@@ -214,8 +215,7 @@ import Testing
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         // 5,000 curves of 4,096 segments each: 20,480,001 with the closing line, beyond 2^24.
-        let huge = dir.appendingPathComponent("huge.scene").path
-        try """
+        let huge = try write("""
             canvas(width: 64, height: 64)
             Path { p in
                 p.move(to: CGPoint(x: 0, y: 0))
@@ -225,15 +225,14 @@ import Testing
             }
             .fill(.blue)
 
-            """.write(toFile: huge, atomically: true, encoding: .utf8)
+            """, "huge.scene", in: dir)
         let out = dir.appendingPathComponent("h.png").path
         let r = try compose("render", huge, "-o", out)
         #expect(r.status == 65)
         #expect(r.stderr.contains("flattens into 20480001 line segments in device space, more than the limit of 16777216"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
         // A circle on a 64 × 64 canvas is well under 200 segments; a limit of 10 refuses it.
-        let circle = dir.appendingPathComponent("circle.scene").path
-        try "canvas(width: 64, height: 64)\nCircle().fill(.blue)\n".write(toFile: circle, atomically: true, encoding: .utf8)
+        let circle = try write("canvas(width: 64, height: 64)\nCircle().fill(.blue)\n", "circle.scene", in: dir)
         #expect(try compose("render", circle, "-o", out, "--max-segments", "10").status == 65)
         #expect(try compose("render", circle, "-o", out).status == 0)
         #expect(String(decoding: try compose("render", "--help").stdout, as: UTF8.self).contains("--max-segments"))
@@ -243,8 +242,7 @@ import Testing
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         // A 200 pt line, dash [1] (on 1, off 1): 100 dashes, each outline at least 2 × 2 + 8 = 12 points.
-        let scene = dir.appendingPathComponent("dashes.scene").path
-        try """
+        let scene = try write("""
             canvas(width: 220, height: 20)
             Path { p in
                 p.move(to: CGPoint(x: 10, y: 10))
@@ -252,7 +250,7 @@ import Testing
             }
             .stroke(style: StrokeStyle(lineWidth: 2, dash: [1]))
 
-            """.write(toFile: scene, atomically: true, encoding: .utf8)
+            """, "dashes.scene", in: dir)
         let out = dir.appendingPathComponent("d.png").path
         let dashes = try compose("render", scene, "-o", out, "--max-dashes", "99")
         #expect(dashes.status == 65)
@@ -267,9 +265,8 @@ import Testing
     @Test func shadowAndBlurRadiiAreFlagsUpToTheEnginesCap() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let scene = dir.appendingPathComponent("soft.scene").path
-        try "Circle().fill(.blue).frame(width: 40, height: 40).shadow(radius: 20).blur(radius: 5)\n"
-            .write(toFile: scene, atomically: true, encoding: .utf8)
+        let scene = try write("Circle().fill(.blue).frame(width: 40, height: 40).shadow(radius: 20).blur(radius: 5)\n",
+                              "soft.scene", in: dir)
         let out = dir.appendingPathComponent("s.png").path
         let shadow = try compose("render", scene, "-o", out, "--max-shadow-radius", "10")
         #expect(shadow.status == 65)
