@@ -27,7 +27,7 @@ public enum FuzzTargets {
         let source = String(decoding: bytes, as: UTF8.self)
         guard let scene = try? Scene(source: source, fileName: "fuzz.scene", limits: limits) else { return true }
         let size = CGSize(width: min(64, scene.canvas.width), height: min(64, scene.canvas.height))
-        _ = Explanation(scene.view, size: size, scale: 1)
+        _ = try? Explanation(scene.view, size: size, scale: 1)
         _ = try? Renderer().render(scene.view, size: size, scale: 1, background: scene.canvas.background)
         if let change = scene.change {
             let progress = Double(bytes.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF }) / 0xFFFF * 1.4 - 0.2

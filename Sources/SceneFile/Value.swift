@@ -109,16 +109,19 @@ final class Scope {
 
 /// A shape whose type is known only at run time: a path function, and (when the shape is
 /// insettable) how to inset it, so `strokeBorder` works on built-in shapes and their transforms.
-struct SceneShape: InsettableShape {
+struct SceneShape: InsettableShape, _ResolutionDependentShape {
     let name: String
-    private(set) var make: @Sendable (CGRect) -> Path
+    /// The wrapped shape's path, at a device resolution when lowering gives one (a stroke's
+    /// outline is then as fine in pixels at any scale).
+    private(set) var make: @Sendable (CGRect, _PathResolution?) throws(StrokeRefusal) -> Path
     let insetBy: (@Sendable (CGFloat) -> SceneShape)?
     /// The wrapped shape's animatable data (a trim's ends, a rounded rectangle's corners …) and
     /// how to make the same shape with other data: what lets a scene's shapes animate.
     private var data = AnyAnimatableData.zero
     private var rebuild: (@Sendable (AnyAnimatableData) -> SceneShape)?
 
-    init(name: String, make: @escaping @Sendable (CGRect) -> Path, insetBy: (@Sendable (CGFloat) -> SceneShape)?) {
+    private init(name: String, make: @escaping @Sendable (CGRect, _PathResolution?) throws(StrokeRefusal) -> Path,
+                 insetBy: (@Sendable (CGFloat) -> SceneShape)?) {
         self.name = name
         self.make = make
         self.insetBy = insetBy
@@ -130,7 +133,8 @@ struct SceneShape: InsettableShape {
         self.init(wrapping: shape, name: name, insetBy: { SceneShape(insettable: shape.inset(by: $0), name: name) })
     }
     private init<S: Shape>(wrapping shape: S, name: String, insetBy: (@Sendable (CGFloat) -> SceneShape)?) {
-        self.init(name: name, make: { shape.path(in: $0) }, insetBy: insetBy)
+        self.init(name: name, make: { rect, resolution throws(StrokeRefusal) in try shape._resolvedPath(in: rect, resolution: resolution) },
+                  insetBy: insetBy)
         data = AnyAnimatableData(shape.animatableData)
         rebuild = { new in
             guard let value = new.value(as: S.AnimatableData.self) else { return SceneShape(wrapping: shape, name: name, insetBy: insetBy) }
@@ -145,7 +149,8 @@ struct SceneShape: InsettableShape {
         set { if let rebuild { self = rebuild(newValue) } }
     }
 
-    func path(in rect: CGRect) -> Path { make(rect) }
+    func path(in rect: CGRect) -> Path { (try? make(rect, nil)) ?? Path() }
+    func _path(in rect: CGRect, resolution: _PathResolution) throws(StrokeRefusal) -> Path { try make(rect, resolution) }
     /// Only called after `insetBy` was checked; a non-insettable shape stays as it is.
     func inset(by amount: CGFloat) -> SceneShape { insetBy?(amount) ?? self }
 

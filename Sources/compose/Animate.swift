@@ -190,7 +190,7 @@ func runAnimate(_ arguments: [String]) -> ExitCode {
             }
         } catch {
             progress.finish()
-            printError("\(scene.name): frame \(frame) (t = \(time.plainDescription) s): \(error)")
+            printError("\(scene.name): frame \(frame) (t = \(time.plainDescription) s): \(describe(error))")
             return exitCode(for: error)
         }
         progress.update(n + 1)

@@ -49,7 +49,7 @@ func runBench(_ arguments: [String]) -> ExitCode {
             last = kept.lastStats
         }
     } catch {
-        printError("\(scene.name): \(error)")
+        printError("\(scene.name): \(describe(error))")
         return exitCode(for: error)
     }
     let phases = RenderStats.phases

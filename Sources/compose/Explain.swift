@@ -19,7 +19,13 @@ func runExplain(_ arguments: [String]) -> ExitCode {
     case .success(let s): scene = s
     case .failure(let code): return code
     }
-    let explanation = Explanation(scene.view, size: scene.canvas.size, scale: scene.canvas.scale)
+    let explanation: Explanation
+    do {
+        explanation = try options.renderer().explain(scene.view, size: scene.canvas.size, scale: scene.canvas.scale)
+    } catch {
+        printError("\(scene.name): \(describe(error))")
+        return exitCode(for: error)
+    }
     if json {
         do {
             if let code = writeStandardOutput(try explanation.json()) { return code }

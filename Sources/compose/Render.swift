@@ -60,7 +60,7 @@ func runRender(_ arguments: [String]) -> ExitCode {
         if let statsJSON { files.append((statsJSON, try renderer.lastStats.json())) }
         if let trace { files.append((trace, try renderer.lastTrace.chromeTraceJSON())) }
     } catch {
-        printError("\(scene.name): \(error)")
+        printError("\(scene.name): \(describe(error))")
         return exitCode(for: error)
     }
     if let code = writeAll(files) { return code }

@@ -181,6 +181,30 @@ struct SceneOptions {
     }
 }
 
+/// An error as the command line reports it: the engine's message, then the flag that raises
+/// the limit it names (the engine's own messages name only its own settings).
+func describe(_ error: Error) -> String {
+    let flag: String?
+    switch error {
+    case let error as RenderError:
+        switch error {
+        case .invalidCanvas: flag = nil
+        case .offscreenLimit: flag = "--max-offscreen-bytes"
+        case .strokeLimit(.dashes): flag = "--max-dashes"
+        case .strokeLimit(.outlinePoints): flag = "--max-stroke-points"
+        case .strokeLimit(.segments): flag = "--max-segments"
+        }
+    case let error as RasterError:
+        switch error {
+        case .nonFiniteGeometry: flag = nil
+        case .tooManySegments: flag = "--max-segments"
+        }
+    default:
+        flag = nil
+    }
+    return "\(error)" + (flag.map { " (raise the limit with \($0))" } ?? "")
+}
+
 /// Render-time errors caused by what the scene asks for (a shadow too wide at this scale, a
 /// layer too large, a path of too many segments) are bad input (65); anything else is a failure (1).
 func exitCode(for error: Error) -> ExitCode {

@@ -193,7 +193,7 @@ func temporaryDirectory() throws -> URL {
         #expect(layers.count == 1 && layers[0]["kind"] as? String == "compositingGroup"
                 && layers[0]["bounds"] as? [Int] == [348, 28, 204, 124] && layers[0]["bytes"] as? Int == 101_184)
         let phases = json["phasesMs"] as! [String: Double]
-        #expect(Set(phases.keys) == ["layout", "lowering", "rasterization", "composition", "filters", "encoding"])
+        #expect(Set(phases.keys) == ["layout", "lowering", "planning", "rasterization", "composition", "filters", "encoding"])
         #expect(phases["encoding"]! > 0)
         let events = (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: trace))) as! [String: Any])["traceEvents"]
             as! [[String: Any]]

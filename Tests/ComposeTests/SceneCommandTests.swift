@@ -120,7 +120,7 @@ func write(_ text: String, _ name: String, in dir: URL) throws -> String {
         #expect(r.status == 0, "\(r.stderr)")
         let text = String(decoding: r.stdout, as: UTF8.self)
         // The group: ink of three 192 px circles, x 150…450 (+2 px margin), y 84…276.
-        #expect(text.contains("canvas 600×360 px: 3 leaves, 1 offscreen layer (238336 bytes)"))
+        #expect(text.contains("canvas 600×360 px: 3 leaves, 1 offscreen image (238336 bytes)"))
         #expect(text.contains("compositingGroup opacity 0.250 [148, 82, 304, 196] — layer argb32, 238336 bytes"))
         let json = try compose("explain", scene, "--json")
         let object = try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any]
@@ -146,7 +146,7 @@ func write(_ text: String, _ name: String, in dir: URL) throws -> String {
         #expect(r.status == 0, "\(r.stderr)")
         let object = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]
         let cold = object?["coldMs"] as? [String: Double]
-        #expect(cold?.keys.sorted() == ["composition", "encoding", "filters", "layout", "lowering", "rasterization", "total"])
+        #expect(cold?.keys.sorted() == ["composition", "encoding", "filters", "layout", "lowering", "planning", "rasterization", "total"])
         #expect((cold?["encoding"] ?? 0) > 0)
         #expect(object?["layers"] as? Int == 1)
         let table = try compose("bench", scene, "-n", "1")

@@ -137,8 +137,7 @@ import Testing
 }
 
 /// The stroke limits: outside a scope a stroke beyond them is drawn as documented (solid, or
-/// not at all); inside `StrokeLimits.apply` the scope's settings hold and it learns what was
-/// refused, which a renderer turns into an error.
+/// not at all); the throwing form refuses instead, which a renderer turns into an error.
 @Suite struct StrokeLimitTests {
     /// A 1,000 pt line with dash [0.5] (an odd pattern repeats: on 0.5, off 0.5, period 1):
     /// 1,000 dashes. Stroked 2 pt wide with butt caps, dashed it covers 1,000 × 0.5 × 2 =
@@ -147,27 +146,26 @@ import Testing
     let style = StrokeStyle(lineWidth: 2, dash: [0.5])
     let clip = PixelRect(x: -10, y: 0, width: 1020, height: 20)
 
-    @Test func aPatternBeyondTheDashLimitIsRefusedAndReported() throws {
-        let tight = StrokeLimits(maximumDashes: 999)
-        let refused = tight.apply { line.strokedPath(style) }
-        #expect(tight.firstRefusal == .dashes(count: 1000, limit: 999))
-        #expect(abs(try coveredArea(refused, clip: clip) - 2000) < 1)
-        let enough = StrokeLimits(maximumDashes: 1000)
-        let dashed = enough.apply { line.strokedPath(style) }
-        #expect(enough.firstRefusal == nil)
+    @Test func aPatternBeyondTheDashLimitIsRefused() throws {
+        #expect(throws: StrokeRefusal.dashes(count: 1000, limit: 999)) {
+            try line.strokedPath(style, tolerance: 0.1, limits: StrokeLimits(maximumDashes: 999))
+        }
+        let dashed = try line.strokedPath(style, tolerance: 0.1, limits: StrokeLimits(maximumDashes: 1000))
         #expect(abs(try coveredArea(dashed, clip: clip) - 1000) < 1)
-        // Outside a scope: the default limit (2^20) holds and nothing is reported.
+        // The non-throwing form holds the standard limit (2^20): 1,000 dashes are drawn dashed;
+        // a pattern of period 0.0008 would give 1,250,000, beyond it, so it is drawn solid
+        // (2,000 pt²), as documented.
         #expect(abs(try coveredArea(line.strokedPath(style), clip: clip) - 1000) < 1)
+        let fine = StrokeStyle(lineWidth: 2, dash: [0.0004])
+        #expect(abs(try coveredArea(line.strokedPath(fine), clip: clip) - 2000) < 1)
     }
 
-    @Test func anOutlineBeyondItsLimitIsRefusedAndReported() throws {
+    @Test func anOutlineBeyondItsLimitIsRefused() throws {
         // Each dash's outline takes at least 2 × 2 points + 8 of the budget: 1,000 dashes need
         // more than 12,000.
-        let tight = StrokeLimits(maximumOutlinePoints: 5_000)
-        #expect(tight.apply { line.strokedPath(style) }.isEmpty)
-        #expect(tight.firstRefusal == .outlinePoints(limit: 5_000))
-        let enough = StrokeLimits(maximumOutlinePoints: 100_000)
-        #expect(!enough.apply { line.strokedPath(style) }.isEmpty)
-        #expect(enough.firstRefusal == nil)
+        #expect(throws: StrokeRefusal.outlinePoints(limit: 5_000)) {
+            try line.strokedPath(style, tolerance: 0.1, limits: StrokeLimits(maximumOutlinePoints: 5_000))
+        }
+        #expect(try !line.strokedPath(style, tolerance: 0.1, limits: StrokeLimits(maximumOutlinePoints: 100_000)).isEmpty)
     }
 }

@@ -34,8 +34,8 @@ import Testing
             #expect(try a.compare(to: b).differingPixels == 0, "t = \(t)")
         }
         // Half-way: the capsule is 60 wide at x = lerp(0, 120, 0.5) = 60.
-        let items = Renderer().displayList(for: change.view(at: 1, in: size), size: size).items
-        guard case let .fill(path, _, _, _, _, _) = items[0] else { Issue.record("no fill"); return }
+        let items = try Renderer().displayList(for: change.view(at: 1, in: size), size: size).items
+        guard let path = items.first?.leaf?.path else { Issue.record("no fill"); return }
         #expect(path.boundingRect == CGRect(x: 60, y: 20, width: 60, height: 20))
         // Without states there is no change; without animation(…) the default is used.
         #expect(try Scene(source: "Circle()").change == nil)
@@ -73,7 +73,7 @@ import Testing
         #expect(errors("animation(.spring(duration: 0.5, bounce: 1))\nCircle()") == ["1:34: argument 'bounce' must be between -1 and 1, got 1"])
     }
 
-    @Test func stateErrors() {
+    @Test func stateErrors() throws {
         #expect(errors("state on = false -> 3\nCircle()") == ["1:21: the state 'on' starts as a boolean but ends as an integer"])
         #expect(errors("state on = false -> true\nstate on = true -> false\nCircle()") == ["2:1: 'on' is declared twice"])
         #expect(errors("let on = 1\nstate on = false -> true\nCircle()") == ["2:1: 'on' is declared twice"])

@@ -33,15 +33,15 @@ import Testing
             HStack { Color.red.layoutPriority(1); Color.green.frame(minWidth: 30) }
         }
         let size = CGSize(width: 240, height: 120)
-        #expect(Renderer().displayList(for: scene.view, size: size) == Renderer().displayList(for: swift, size: size))
+        #expect(try Renderer().displayList(for: scene.view, size: size) == Renderer().displayList(for: swift, size: size))
         // The mint capsule is at the trailing edge: x = 240 − 50 = 190.
-        let fills = Renderer().displayList(for: scene.view, size: size).items.compactMap {
-            if case let .fill(path, _, _, _, _, _) = $0 { path.boundingRect } else { nil }
+        let fills = try Renderer().displayList(for: scene.view, size: size).items.compactMap {
+            $0.leaf?.path.boundingRect
         }
         #expect(fills[2].minX == 190)
     }
 
-    @Test func lengthArgumentsAreChecked() {
+    @Test func lengthArgumentsAreChecked() throws {
         func errors(_ source: String) -> [String] {
             do { _ = try Scene(source: source); return [] } catch { return error.diagnostics.map(\.message) }
         }

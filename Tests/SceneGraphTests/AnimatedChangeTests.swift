@@ -4,8 +4,8 @@ import Testing
 
 /// Leaves of a display list: device bounds and fill (scale 1).
 private func leaves(_ view: AnyView, _ size: CGSize) -> [(bounds: CGRect, fill: ShapeFill)] {
-    Renderer().displayList(for: view, size: size).items.compactMap {
-        if case let .fill(path, fill, _, _, _, _) = $0 { (path.boundingRect, fill) } else { nil }
+    ((try? Renderer().displayList(for: view, size: size))?.items ?? []).compactMap {
+        $0.leaf.map { ($0.path.boundingRect, $0.fill) }
     }
 }
 
@@ -62,7 +62,7 @@ struct Badge: View {
     ///   already at 206 + 26 = 232: both outside the moving capsule (103…187).
     /// - With geometryGroup the group's frame moves as one (x 103) and both labels sit at
     ///   26 inside it: x 129, within the capsule; the icons at 103 + 8 = 111.
-    @Test func badgeWithAndWithoutGeometryGroup() {
+    @Test func badgeWithAndWithoutGeometryGroup() throws {
         for grouped in [false, true] {
             let change = AnimatedChange(from: Badge(isAvailable: false, grouped: grouped), to: Badge(isAvailable: true, grouped: grouped),
                                         animation: .linear(duration: 1))
@@ -104,8 +104,8 @@ struct Badge: View {
         let square = CGSize(width: 100, height: 100)
         let change = AnimatedChange(from: Wedge(start: 0, end: 90, radiusFraction: 1).fill(.orange),
                                     to: Wedge(start: 0, end: 180, radiusFraction: 0.5).fill(.orange))
-        let expected = Renderer().displayList(for: Wedge(start: 0, end: 135, radiusFraction: 0.5).fill(.orange), size: square)
-        #expect(Renderer().displayList(for: change.view(progress: 0.5, in: square), size: square) == expected)
+        let expected = try Renderer().displayList(for: Wedge(start: 0, end: 135, radiusFraction: 0.5).fill(.orange), size: square)
+        #expect(try Renderer().displayList(for: change.view(progress: 0.5, in: square), size: square) == expected)
         // Trim ends and the line width are animatable data too: 0…0.2 → 0…1 and width 2 → 6
         // at 0.5 are 0…0.6 and 4 (0.2 + 0.4 is 0.6 only to the last bit: compared as pixels).
         let trim = AnimatedChange(from: Circle().trim(from: 0, to: 0.2).stroke(.blue, lineWidth: 2),
@@ -136,7 +136,7 @@ struct Badge: View {
 
     /// Inserted views fade in and removed ones fade out with the progress; other transitions
     /// scale or move them.
-    @Test func insertionsAndRemovalsFade() {
+    @Test func insertionsAndRemovalsFade() throws {
         struct Toggle: View {
             var on: Bool
             var body: some View {
@@ -159,7 +159,7 @@ struct Badge: View {
     }
 
     /// Views in a ForEach keep their identity by id: reordering moves them, it does not fade.
-    @Test func forEachElementsAreMatchedByID() {
+    @Test func forEachElementsAreMatchedByID() throws {
         struct Row: View {
             var order: [Int]
             var body: some View {

@@ -27,20 +27,21 @@ import SceneGraph
         #expect(grouped.pixel(x: 15, y: 50) == RGBA8(0xFF, 0x95, 0x00, 255))
     }
 
-    @Test func blendModeDistributesAndTheInnermostWins() {
+    @Test func blendModeDistributesAndTheInnermostWins() throws {
         let view = ZStack {
             Color.red
             Color.blue.blendMode(.screen)
         }.blendMode(.multiply)
-        let items = Renderer().displayList(for: view, size: CGSize(width: 10, height: 10)).items
-        let modes = items.compactMap { if case let .fill(_, _, _, mode, _, _) = $0 { mode } else { nil } }
+        let items = try Renderer().displayList(for: view, size: CGSize(width: 10, height: 10)).items
+        let modes = items.compactMap { $0.leaf?.blendMode }
         #expect(modes == [.multiply, .screen])
         // After a compositing group the mode applies once, to the group.
-        let grouped = Renderer().displayList(for: ZStack { Color.red; Color.blue }.compositingGroup().blendMode(.multiply),
+        let grouped = try Renderer().displayList(for: ZStack { Color.red; Color.blue }.compositingGroup().blendMode(.multiply),
                                              size: CGSize(width: 10, height: 10))
-        if case let .compositingGroup(_, mode, _, _, children)? = grouped.items.first {
+        if let group = grouped.items.first?.group {
+            let (mode, children) = (group.composite.blendMode, group.children)
             #expect(mode == .multiply)
-            #expect(children.allSatisfy { if case let .fill(_, _, _, m, _, _) = $0 { m == .normal } else { false } })
+            #expect(children.allSatisfy { $0.leaf?.blendMode == .normal })
         } else { Issue.record("\(grouped)") }
     }
 
@@ -56,15 +57,15 @@ import SceneGraph
         #expect(p.r == 0 && abs(Int(p.g) - 28) <= 1 && abs(Int(p.b) - 48) <= 1, "\(p)")
     }
 
-    @Test func backgroundAndOverlayUseTheViewsFrame() {
+    @Test func backgroundAndOverlayUseTheViewsFrame() throws {
         // A 40 × 40 red frame centred in 100 × 100 at (30, 30); the blue background fills the same
         // frame behind it; the 10 × 10 overlay sits at its top-leading corner, in front.
         let view = Color.red.frame(width: 40, height: 40)
             .background(Color.blue)
             .overlay(alignment: .topLeading) { Color.white.frame(width: 10, height: 10) }
-        let items = Renderer().displayList(for: view, size: CGSize(width: 100, height: 100)).items
+        let items = try Renderer().displayList(for: view, size: CGSize(width: 100, height: 100)).items
         let fills = items.compactMap { item -> (ShapeFill, CGRect)? in
-            if case let .fill(path, color, _, _, _, _) = item { (color, path.boundingRect) } else { nil }
+            item.leaf.map { ($0.fill, $0.path.boundingRect) }
         }
         #expect(fills.map(\.0) == [.color(.blue), .color(.red), .color(.white)])
         #expect(fills.map(\.1) == [CGRect(x: 30, y: 30, width: 40, height: 40), CGRect(x: 30, y: 30, width: 40, height: 40),

@@ -62,22 +62,22 @@ struct Circles: View {
         #expect(renderer.lastLayers.count == 1)
     }
 
-    @Test func displayListShowsLeavesAndBoundaries() {
-        let list = Renderer().displayList(for: Circles().compositingGroup().opacity(0.25), size: size, scale: 3)
-        guard case let .compositingGroup(opacity, _, _, _, children)? = list.items.first else {
+    @Test func displayListShowsLeavesAndBoundaries() throws {
+        let list = try Renderer().displayList(for: Circles().compositingGroup().opacity(0.25), size: size, scale: 3)
+        guard let group = list.items.first?.group else {
             Issue.record("expected a group, got \(list)")
             return
         }
-        #expect(list.items.count == 1 && opacity == 0.25 && children.count == 3)
-        if case let .fill(path, color, _, _, _, _) = children[0] {
-            #expect(color == .color(.blue))
-            let b = path.boundingRect
+        #expect(list.items.count == 1 && group.composite.opacity == 0.25 && group.children.count == 3)
+        if let leaf = group.children[0].leaf {
+            #expect(leaf.fill == .color(.blue))
+            let b = leaf.path.boundingRect
             #expect(abs(b.minX - 150) < 1e-9 && abs(b.width - 192) < 1e-9 && abs(b.minY - 84) < 1e-9)
         }
         #expect(list.description.hasPrefix("compositingGroup opacity 0.250\n  fill #007AFF nonZero bounds [150.0, 84.0, 192.0, 192.0]"))
     }
 
-    @Test func buildersHandleConditionsAndLoops() {
+    @Test func buildersHandleConditionsAndLoops() throws {
         struct Rows: View {
             var count: Int
             var highlighted: Bool
@@ -94,21 +94,21 @@ struct Circles: View {
                 }
             }
         }
-        let list = Renderer().displayList(for: Rows(count: 3, highlighted: true), size: CGSize(width: 100, height: 40))
+        let list = try Renderer().displayList(for: Rows(count: 3, highlighted: true), size: CGSize(width: 100, height: 40))
         #expect(list.items.count == 4)
-        #expect(Renderer().displayList(for: Rows(count: 2, highlighted: false), size: CGSize(width: 100, height: 40)).items.count == 2)
+        #expect(try Renderer().displayList(for: Rows(count: 2, highlighted: false), size: CGSize(width: 100, height: 40)).items.count == 2)
     }
 
-    @Test func layoutCentresTheChosenSizeAndFramesAlign() {
+    @Test func layoutCentresTheChosenSizeAndFramesAlign() throws {
         // A 40 × 20 frame in a 100 × 100 canvas sits at (30, 40); a shape proposed 40 × 20 fills it.
-        let list = Renderer().displayList(for: Rectangle().fill(.green).frame(width: 40, height: 20),
+        let list = try Renderer().displayList(for: Rectangle().fill(.green).frame(width: 40, height: 20),
                                           size: CGSize(width: 100, height: 100))
-        if case let .fill(path, _, _, _, _, _)? = list.items.first {
+        if let path = list.items.first?.leaf?.path {
             #expect(path.boundingRect == CGRect(x: 30, y: 40, width: 40, height: 20))
         } else { Issue.record("\(list)") }
         // Colour views fill what they are given; a circle takes min(w, h), centred.
-        let circle = Renderer().displayList(for: Circle().fill(.blue), size: CGSize(width: 100, height: 60))
-        if case let .fill(path, _, _, _, _, _)? = circle.items.first {
+        let circle = try Renderer().displayList(for: Circle().fill(.blue), size: CGSize(width: 100, height: 60))
+        if let path = circle.items.first?.leaf?.path {
             #expect(path.boundingRect == CGRect(x: 20, y: 0, width: 60, height: 60))
         } else { Issue.record("\(circle)") }
     }
@@ -131,7 +131,7 @@ struct Circles: View {
         #expect(error?.description.contains("at scale \(scale)") == true)
     }
 
-    @Test func hugeAndEmptyCanvasesAreSurfaceErrors() {
+    @Test func hugeAndEmptyCanvasesAreSurfaceErrors() throws {
         #expect(throws: SurfaceError.tooLarge(width: 1_000_000_000_000_000, height: 10)) {
             try Renderer().render(Color.red, size: CGSize(width: 1e300, height: 10))
         }

@@ -7,7 +7,7 @@ import SceneGraph
 @Suite struct FlexibleLayoutTests {
     let canvas = CGSize(width: 200, height: 100)
 
-    @Test func maxWidthInfinityFillsAndAligns() {
+    @Test func maxWidthInfinityFillsAndAligns() throws {
         // The frame takes the whole 200 offered; the 40 × 20 child sits at its trailing edge,
         // centred vertically in the 20-high frame (a fixed child's height: min/max unset).
         let badge = Rectangle().fill(.red).frame(width: 40, height: 20).frame(maxWidth: .infinity, alignment: .trailing)
@@ -16,7 +16,7 @@ import SceneGraph
         #expect(leafBounds(leading, canvas) == [CGRect(x: 0, y: 40, width: 40, height: 20)])
     }
 
-    @Test func minAndMaxClampTheProposalForTheChild() {
+    @Test func minAndMaxClampTheProposalForTheChild() throws {
         // A greedy child is offered the proposal clamped: 200 → max 120, so it is 120 wide,
         // centred: x = (200 − 120)/2 = 40. Height 100 → min 100 … unchanged.
         #expect(leafBounds(Color.red.frame(maxWidth: 120), canvas) == [CGRect(x: 40, y: 0, width: 120, height: 100)])
@@ -29,14 +29,14 @@ import SceneGraph
                 == [CGRect(x: 85, y: 35, width: 30, height: 30)])
     }
 
-    @Test func idealSizeAnswersAnUnspecifiedProposal() {
+    @Test func idealSizeAnswersAnUnspecifiedProposal() throws {
         // fixedSize asks for the ideal: idealWidth 50 is offered to the greedy colour (50 wide);
         // the height is proposed normally (100).
         let view = Color.red.frame(idealWidth: 50).fixedSize(horizontal: true, vertical: false)
         #expect(leafBounds(view, canvas) == [CGRect(x: 75, y: 0, width: 50, height: 100)])
     }
 
-    @Test func spacerPushesChildrenApartWithoutDefaultGaps() {
+    @Test func spacerPushesChildrenApartWithoutDefaultGaps() throws {
         // 200 wide: two 30-wide frames, and the spacer takes 200 − 60 = 140 (no 8-point gaps
         // beside a spacer with the default spacing).
         let row = HStack {
@@ -57,7 +57,7 @@ import SceneGraph
         #expect(leafBounds(row.fixedSize(), canvas).map(\.minX) == [66, 66 + 38])
     }
 
-    @Test func spacerMinLengthAndVerticalStacks() {
+    @Test func spacerMinLengthAndVerticalStacks() throws {
         // Two greedy colours and a spacer of at least 40 in a 100-high VStack, no gaps beside
         // the spacer. All three are infinitely flexible, so they are served in written order:
         // red 100/3, the spacer max(40, (100 − 33.3)/2 = 33.3) = 40, blue 100 − 33.3 − 40.
@@ -68,7 +68,7 @@ import SceneGraph
         #expect(abs(bounds[1].height - (100 - 100.0 / 3 - 40)) < 1e-9)
     }
 
-    @Test func layoutPriorityServesFirst() {
+    @Test func layoutPriorityServesFirst() throws {
         // Two greedy colours in 200: equal shares would be 96 each; with priority 1 the first
         // is offered 200 − 8 − 0 (the other's minimum) = 192 and takes it; the second gets 0.
         let row = HStack { Color.red.layoutPriority(1); Color.blue }
@@ -82,7 +82,7 @@ import SceneGraph
         let plain = HStack { Circle().fill(.red); Capsule().fill(.blue) }
         let marked = HStack { Circle().fill(.red).id("dot"); Capsule().fill(.blue) }.geometryGroup()
         let renderer = Renderer()
-        #expect(renderer.displayList(for: plain, size: canvas) == renderer.displayList(for: marked, size: canvas))
+        #expect(try renderer.displayList(for: plain, size: canvas) == renderer.displayList(for: marked, size: canvas))
         _ = try renderer.render(marked, size: canvas)
         #expect(renderer.lastStats.layers.isEmpty)
     }

@@ -6,12 +6,12 @@ import Testing
 /// nearest one above them; explicit fills ignore it.
 @Suite struct ForegroundStyleTests {
     func fills<V: View>(_ view: V) -> [ShapeFill] {
-        Renderer().displayList(for: view, size: CGSize(width: 100, height: 40)).items.compactMap {
-            if case let .fill(_, fill, _, _, _, _) = $0 { fill } else { nil }
+        ((try? Renderer().displayList(for: view, size: CGSize(width: 100, height: 40)))?.items ?? []).compactMap {
+            $0.leaf?.fill
         }
     }
 
-    @Test func unfilledShapesTakeTheNearestForegroundStyle() {
+    @Test func unfilledShapesTakeTheNearestForegroundStyle() throws {
         let view = HStack {
             Circle()                                    // the stack's orange
             Capsule().stroke(lineWidth: 4)              // a stroke without a style too
@@ -27,12 +27,11 @@ import Testing
         #expect(fills(Circle().opacity(0.5).foregroundStyle(.orange)) == [.color(Color.orange.opacity(0.5))])
     }
 
-    @Test func gradientsAndDrawingGroupsInherit() {
+    @Test func gradientsAndDrawingGroupsInherit() throws {
         let gradient = LinearGradient(colors: [.red, .blue], startPoint: .leading, endPoint: .trailing)
         let view = ZStack { Circle().drawingGroup() }.foregroundStyle(gradient)
-        let items = Renderer().displayList(for: view, size: CGSize(width: 100, height: 40)).items
-        guard case let .drawingGroup(_, _, _, _, _, _, _, children) = items.first,
-              case let .fill(_, fill, _, _, _, _) = children.first,
+        let items = try Renderer().displayList(for: view, size: CGSize(width: 100, height: 40)).items
+        guard let children = items.first?.group?.children, let fill = children.first?.leaf?.fill,
               case .linearGradient(let g, _, _, _) = fill else {
             Issue.record("expected a gradient fill inside the drawing group: \(items)")
             return

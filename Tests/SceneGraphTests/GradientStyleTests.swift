@@ -72,7 +72,7 @@ import Testing
         expectRamp(s, y: 15, from: 0, width: 100)
         #expect(s.pixel(x: 50, y: 2) == RGBA8(255, 255, 255, 255))
         // The display list says what fills each leaf.
-        let list = Renderer().displayList(for: ramp.frame(width: 100, height: 10), size: CGSize(width: 100, height: 10))
+        let list = try Renderer().displayList(for: ramp.frame(width: 100, height: 10), size: CGSize(width: 100, height: 10))
         #expect(list.description.hasPrefix("fill linearGradient 2 stops nonZero"))
     }
 }

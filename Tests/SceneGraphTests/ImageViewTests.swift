@@ -13,8 +13,8 @@ import Testing
     }
 
     func bounds<V: View>(_ view: V, _ size: CGSize) -> [CGRect] {
-        Renderer().displayList(for: view, size: size).items.compactMap {
-            if case let .fill(path, _, _, _, _, _) = $0 { path.boundingRect } else { nil }
+        ((try? Renderer().displayList(for: view, size: size))?.items ?? []).compactMap {
+            $0.leaf?.path.boundingRect
         }
     }
 

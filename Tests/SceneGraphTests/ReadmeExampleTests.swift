@@ -42,7 +42,7 @@ import SceneGraph
     @Test func viewsExample() throws {
         let renderer = Renderer()
         let surface = try renderer.render(Orbit(), size: CGSize(width: 200, height: 120), scale: 3)
-        let text = renderer.displayList(for: Orbit(), size: CGSize(width: 200, height: 120), scale: 3).description
+        let text = try renderer.displayList(for: Orbit(), size: CGSize(width: 200, height: 120), scale: 3).description
         #expect(text.hasPrefix("compositingGroup opacity 0.250\n  fill #007AFF nonZero bounds [150.0, 84.0, 192.0, 192.0]"))
         #expect(surface.pixel(x: 300, y: 180) == RGBA8(255, 228, 191, 255))
     }

@@ -149,12 +149,12 @@ import Testing
         }
         _ = try renderer.render(view, size: CGSize(width: 300, height: 100), scale: 2)
         let (stats, trace) = (renderer.lastStats, renderer.lastTrace)
-        // One span for the render, one per timed call (2 layout/lowering, 6 leaves, 1 group
-        // composite, 4 shadows), one per offscreen image.
+        // One span for the render, one per timed call (3 layout/lowering/planning, 6 leaves, 1
+        // group composite, 4 shadows), one per offscreen image.
         #expect(trace.spans.first?.name == "render")
         #expect(trace.spans.filter { $0.category == "layer" }.map(\.name) .sorted()
                 == stats.layers.map(\.kind.rawValue).sorted())
-        #expect(trace.spans.filter { $0.category == "phase" }.count == 2 + stats.leafDraws + 1 + 4)
+        #expect(trace.spans.filter { $0.category == "phase" }.count == 3 + stats.leafDraws + 1 + 4)
         // Spans on one thread must nest: any two are disjoint or one contains the other.
         let eps = 1e-6
         for a in trace.spans {

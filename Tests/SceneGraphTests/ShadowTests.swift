@@ -55,9 +55,9 @@ import SceneGraph
         }
     }
 
-    @Test func defaultShadowColourIsSwiftUIs() {
-        let list = Renderer().displayList(for: Color.red.shadow(radius: 2), size: CGSize(width: 10, height: 10))
-        if case let .fill(_, _, _, _, _, shadows)? = list.items.first {
+    @Test func defaultShadowColourIsSwiftUIs() throws {
+        let list = try Renderer().displayList(for: Color.red.shadow(radius: 2), size: CGSize(width: 10, height: 10))
+        if let shadows = list.items.first?.leaf?.shadows {
             #expect(shadows.count == 1 && shadows[0].color == Color(.sRGBLinear, white: 0, opacity: 0.33) && shadows[0].sigma == 1)
         } else { Issue.record("\(list)") }
     }

@@ -4,13 +4,13 @@ import SceneGraph
 
 /// Device bounds of each leaf in a view's display list (scale 1).
 func leafBounds<V: View>(_ view: V, _ size: CGSize) -> [CGRect] {
-    Renderer().displayList(for: view, size: size).items.compactMap {
-        if case let .fill(path, _, _, _, _, _) = $0 { path.boundingRect } else { nil }
+    ((try? Renderer().displayList(for: view, size: size))?.items ?? []).compactMap {
+        $0.leaf?.path.boundingRect
     }
 }
 
 @Suite struct StackLayoutTests {
-    @Test func hstackServesTheLeastFlexibleChildFirst() {
+    @Test func hstackServesTheLeastFlexibleChildFirst() throws {
         // 100 × 50: the fixed 20 × 10 frame first; the rectangle gets 100 − 8 − 20 = 72 and the
         // full height. The fixed child is centred vertically: y = (50 − 10)/2 = 20.
         let view = HStack {
@@ -21,14 +21,14 @@ func leafBounds<V: View>(_ view: V, _ size: CGSize) -> [CGRect] {
                 == [CGRect(x: 0, y: 20, width: 20, height: 10), CGRect(x: 28, y: 0, width: 72, height: 50)])
     }
 
-    @Test func vstackSharesEquallyWithDefaultSpacing() {
+    @Test func vstackSharesEquallyWithDefaultSpacing() throws {
         // Two colours in 100 × 100: (100 − 8)/2 = 46 each, at y 0 and 54.
         let view = VStack { Color.red; Color.blue }
         #expect(leafBounds(view, CGSize(width: 100, height: 100))
                 == [CGRect(x: 0, y: 0, width: 100, height: 46), CGRect(x: 0, y: 54, width: 100, height: 46)])
     }
 
-    @Test func alignmentAndExplicitSpacing() {
+    @Test func alignmentAndExplicitSpacing() throws {
         // Circles take min(w, h): three in 300 × 100 with no spacing are 100 each.
         let row = HStack(spacing: 0) { Circle().fill(.red); Circle().fill(.green); Circle().fill(.blue) }
         #expect(leafBounds(row, CGSize(width: 300, height: 100)).map(\.minX) == [0, 100, 200])
@@ -43,7 +43,7 @@ func leafBounds<V: View>(_ view: V, _ size: CGSize) -> [CGRect] {
                 == [CGRect(x: 30, y: 36, width: 20, height: 10), CGRect(x: 30, y: 54, width: 40, height: 10)])
     }
 
-    @Test func paddingInsets() {
+    @Test func paddingInsets() throws {
         #expect(leafBounds(Color.red.padding(10), CGSize(width: 100, height: 100)) == [CGRect(x: 10, y: 10, width: 80, height: 80)])
         #expect(leafBounds(Color.red.padding(.horizontal, 5), CGSize(width: 100, height: 100)) == [CGRect(x: 5, y: 0, width: 90, height: 100)])
         // A padded fixed frame: 20 + 2·16 = 52 wide, centred in 100: the frame at x 40.

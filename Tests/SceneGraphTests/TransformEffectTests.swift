@@ -4,8 +4,8 @@ import SceneGraph
 
 @Suite struct TransformEffectTests {
     func bounds<V: View>(_ view: V, scale: Double = 1) -> [CGRect] {
-        Renderer().displayList(for: view, size: CGSize(width: 100, height: 100), scale: scale).items.compactMap {
-            if case let .fill(path, _, _, _, _, _) = $0 { path.boundingRect } else { nil }
+        ((try? Renderer().displayList(for: view, size: CGSize(width: 100, height: 100), scale: scale))?.items ?? []).compactMap {
+            $0.leaf?.path.boundingRect
         }
     }
 
@@ -13,20 +13,20 @@ import SceneGraph
         abs(a.minX - b.minX) < 1e-9 && abs(a.minY - b.minY) < 1e-9 && abs(a.width - b.width) < 1e-9 && abs(a.height - b.height) < 1e-9
     }
 
-    @Test func rotationAboutTheCentreKeepsLayout() {
+    @Test func rotationAboutTheCentreKeepsLayout() throws {
         // A 40 × 20 frame at (30, 40), turned 90° about its centre (50, 50): 20 × 40 at (40, 30).
         let b = bounds(Color.red.frame(width: 40, height: 20).rotationEffect(.degrees(90)))
         #expect(b.count == 1 && close(b[0], CGRect(x: 40, y: 30, width: 20, height: 40)), "\(b)")
     }
 
-    @Test func rotationIsClockwiseOnScreen() {
+    @Test func rotationIsClockwiseOnScreen() throws {
         // About the top-leading corner (30, 40): +90° sends the frame's right edge downwards, so
         // the rotated frame spans x 10…30, y 40…80.
         let b = bounds(Color.red.frame(width: 40, height: 20).rotationEffect(.degrees(90), anchor: .topLeading))
         #expect(b.count == 1 && close(b[0], CGRect(x: 10, y: 40, width: 20, height: 40)), "\(b)")
     }
 
-    @Test func scaleAndTransformComposeWithTheRenderScale() {
+    @Test func scaleAndTransformComposeWithTheRenderScale() throws {
         // scaleEffect(2) about the centre of a 20 × 20 frame at (40, 40): 40 × 40 at (30, 30);
         // at render scale 3 that is (90, 90, 120, 120).
         let b = bounds(Color.red.frame(width: 20, height: 20).scaleEffect(2), scale: 3)
@@ -36,7 +36,7 @@ import SceneGraph
         #expect(close(t[0], CGRect(x: 45, y: 40, width: 20, height: 20)), "\(t)")
     }
 
-    @Test func effectsDistributeToEveryLeaf() {
+    @Test func effectsDistributeToEveryLeaf() throws {
         let b = bounds(ZStack {
             Color.red.frame(width: 10, height: 10).offset(x: -20)
             Color.blue.frame(width: 10, height: 10).offset(x: 20)

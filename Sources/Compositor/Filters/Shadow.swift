@@ -39,26 +39,64 @@ public enum ShadowError: Error, CustomStringConvertible, Equatable {
     }
 }
 
+extension DropShadow {
+    /// The A8 mask the shadow of a path needs, in the pixels of a surface whose visible area is
+    /// `visible`: the coverage of the path (`pathBounds`, in the same pixels) moved by the offset,
+    /// within the blur's reach of the visible area, padded by the blur's extent on every side;
+    /// nil when no coverage is left. The one rule for a leaf shadow's mask: a render's plan
+    /// and `Canvas.drawShadow` both use it.
+    public func maskBounds(ofPathBounds pathBounds: CGRect, within visible: PixelRect) -> PixelRect? {
+        let moved = pathBounds.offsetBy(dx: offset.width, dy: offset.height)
+        let e = gaussianExtent(sigma: sigma)
+        let reach = PixelRect(x: visible.x - e, y: visible.y - e, width: visible.width + 2 * e, height: visible.height + 2 * e)
+        guard let coverage = CoverageMask.bounds(of: moved, within: reach) else { return nil }
+        return PixelRect(x: coverage.x - e, y: coverage.y - e, width: coverage.width + 2 * e, height: coverage.height + 2 * e)
+    }
+
+    /// The A8 mask the shadow of a layer covering `layer` needs: the layer moved by the offset
+    /// in whole pixels, padded by the blur's extent on every side.
+    public func maskBounds(ofLayer layer: PixelRect) -> PixelRect {
+        let e = gaussianExtent(sigma: sigma)
+        let dx = Int(offset.width.rounded()), dy = Int(offset.height.rounded())
+        return PixelRect(x: layer.x + dx - e, y: layer.y + dy - e, width: layer.width + 2 * e, height: layer.height + 2 * e)
+    }
+}
+
 extension Canvas {
     /// Draws `shadow` of `path` (its coverage, offset and blurred) beneath where the path will
     /// be drawn: only an A8 mask the size of the shadow is allocated, never a colour layer.
     /// - Returns: the blurred A8 mask's bounds in this canvas's pixels (an offscreen image of
-    ///   one byte a pixel), or nil when nothing was drawn.
+    ///   one byte a pixel, `DropShadow.maskBounds(ofPathBounds:within:)`), or nil when nothing
+    ///   was drawn.
     @discardableResult
     public func drawShadow(of path: Path, fillRule: FillRule = .nonZero, transform: CGAffineTransform = .identity,
                            shadow: DropShadow) throws -> PixelRect? {
         try shadow.validate()
-        let moved = path.applying(transform.concatenating(CGAffineTransform(translationX: shadow.offset.width, y: shadow.offset.height)))
+        let placed = path.applying(transform)
+        guard let bounds = shadow.maskBounds(ofPathBounds: placed.boundingRect, within: clip.intersection(surface.bounds)) else {
+            return nil
+        }
+        try drawShadow(of: placed, fillRule: fillRule, shadow: shadow, maskBounds: bounds)
+        return bounds
+    }
+
+    /// Draws `shadow` of `path` (in this canvas's pixels) through a mask of `maskBounds`, the
+    /// bounds `DropShadow.maskBounds(ofPathBounds:within:)` gave for it.
+    public func drawShadow(of path: Path, fillRule: FillRule = .nonZero, shadow: DropShadow, maskBounds: PixelRect) throws {
+        try shadow.validate()
         let e = gaussianExtent(sigma: shadow.sigma)
-        let region = clip.intersection(surface.bounds)
-        let reach = PixelRect(x: region.x - e, y: region.y - e, width: region.width + 2 * e, height: region.height + 2 * e)
-        guard let coverage = try CoverageMask.make(moved, fillRule: fillRule, within: reach, rasterizer: rasterizer) else { return nil }
-        return try composite(shadow: shadow, coverage: coverage)
+        let inner = PixelRect(x: maskBounds.x + e, y: maskBounds.y + e, width: maskBounds.width - 2 * e, height: maskBounds.height - 2 * e)
+        let moved = path.applying(CGAffineTransform(translationX: shadow.offset.width, y: shadow.offset.height))
+        guard !inner.isEmpty, let coverage = try CoverageMask.make(moved, fillRule: fillRule, within: inner, rasterizer: rasterizer) else {
+            return
+        }
+        try composite(shadow: shadow, coverage: coverage, maskBounds: maskBounds)
     }
 
     /// Draws `shadow` of an already rendered layer placed at (`x`, `y`) (its alpha, offset and
     /// blurred): the shadow of a compositing group.
-    /// - Returns: the blurred A8 mask's bounds in this canvas's pixels.
+    /// - Returns: the blurred A8 mask's bounds in this canvas's pixels
+    ///   (`DropShadow.maskBounds(ofLayer:)`).
     @discardableResult
     public func drawShadow(of layer: Surface, at x: Int, y: Int, shadow: DropShadow) throws -> PixelRect? {
         try shadow.validate()
@@ -66,27 +104,26 @@ extension Canvas {
         pixman_image_composite32(PIXMAN_OP_SRC, layer.image, nil, alpha.image, 0, 0, 0, 0, 0, 0,
                                  Int32(layer.width), Int32(layer.height))
         let dx = Int(shadow.offset.width.rounded()), dy = Int(shadow.offset.height.rounded())
-        return try composite(shadow: shadow, coverage: CoverageMask(surface: alpha, bounds: PixelRect(x: x + dx, y: y + dy,
-                                                                                              width: layer.width, height: layer.height)))
+        let maskBounds = shadow.maskBounds(ofLayer: PixelRect(x: x, y: y, width: layer.width, height: layer.height))
+        try composite(shadow: shadow, coverage: CoverageMask(surface: alpha, bounds: PixelRect(x: x + dx, y: y + dy,
+                                                                                         width: layer.width, height: layer.height)),
+                      maskBounds: maskBounds)
+        return maskBounds
     }
 
-    private func composite(shadow: DropShadow, coverage: CoverageMask) throws -> PixelRect {
-        // Room for the blur to spread, then blur.
-        let e = gaussianExtent(sigma: shadow.sigma)
+    /// The coverage, copied into an A8 mask of `maskBounds` (room for the blur to spread),
+    /// blurred, and composited in the shadow's colour.
+    private func composite(shadow: DropShadow, coverage: CoverageMask, maskBounds: PixelRect) throws {
         let b = coverage.bounds
-        let padded = try Surface(width: b.width + 2 * e, height: b.height + 2 * e, format: .a8)
-        pixman_image_composite32(PIXMAN_OP_SRC, coverage.surface.image, nil, padded.image, 0, 0, 0, 0, Int32(e), Int32(e),
-                                 Int32(b.width), Int32(b.height))
+        let padded = try Surface(width: maskBounds.width, height: maskBounds.height, format: .a8)
+        pixman_image_composite32(PIXMAN_OP_SRC, coverage.surface.image, nil, padded.image, 0, 0, 0, 0,
+                                 Int32(b.x - maskBounds.x), Int32(b.y - maskBounds.y), Int32(b.width), Int32(b.height))
         padded.blurAlpha(sigma: shadow.sigma)
-        let origin = (x: b.x - e, y: b.y - e)
-        let target = PixelRect(x: origin.x, y: origin.y, width: padded.width, height: padded.height)
-            .intersection(clip.intersection(surface.bounds))
-        let maskBounds = PixelRect(x: origin.x, y: origin.y, width: padded.width, height: padded.height)
+        let target = maskBounds.intersection(clip.intersection(surface.bounds))
         guard !target.isEmpty, let source = Paint.color(shadow.color).pixmanSource(transform: .identity, format: surface.format)
-        else { return maskBounds }
+        else { return }
         pixman_image_composite32(PIXMAN_OP_OVER, source.image, padded.image, surface.image, 0, 0,
-                                 Int32(target.x - origin.x), Int32(target.y - origin.y), Int32(target.x), Int32(target.y),
+                                 Int32(target.x - maskBounds.x), Int32(target.y - maskBounds.y), Int32(target.x), Int32(target.y),
                                  Int32(target.width), Int32(target.height))
-        return maskBounds
     }
 }

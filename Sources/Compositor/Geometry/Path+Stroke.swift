@@ -118,46 +118,68 @@ extension Path {
     /// The outline of the stroke as a path that fills with the non-zero rule, as Core Graphics'
     /// `copy(strokingWithWidth:…)` and SwiftUI's `strokedPath(_:)`.
     ///
-    /// Curves are flattened within `tolerance` (in this path's units), then each polyline is
-    /// offset by half the width on both sides. Outer joins follow `lineJoin` (a miter turns into
-    /// a bevel exactly when 1 / sin(φ/2) exceeds `miterLimit`, φ the angle between the
-    /// segments); inner joins pass through the vertex, which the non-zero rule resolves. Open
-    /// subpaths get caps; closed ones join at their start and give two contours (outer and
-    /// inner). A subpath of zero length draws a dot with round or square caps, nothing with
-    /// butt caps. Round joins and caps are polygons within `tolerance` of the circle.
+    /// Curves are flattened within `tolerance` (in this path's units: pass the device tolerance
+    /// divided by the scale the path is drawn at, so the outline is as fine in pixels whatever
+    /// the scale), then each polyline is offset by half the width on both sides. Outer joins
+    /// follow `lineJoin` (a miter turns into a bevel exactly when 1 / sin(φ/2) exceeds
+    /// `miterLimit`, φ the angle between the segments); inner joins pass through the vertex,
+    /// which the non-zero rule resolves. Open subpaths get caps; closed ones join at their start
+    /// and give two contours (outer and inner). A subpath of zero length draws a dot with round
+    /// or square caps, nothing with butt caps. Round joins and caps are polygons within
+    /// `tolerance` of the circle.
+    ///
+    /// - Throws: `StrokeRefusal` when the stroke would ask for more than `limits` allow (a dash
+    ///   pattern finer than `maximumDashes` allows, an outline beyond `maximumOutlinePoints`, a
+    ///   path beyond `maximumSegments`); nothing is built then.
     ///
     /// ```swift
-    /// let ring = Path(ellipseIn: rect).strokedPath(StrokeStyle(lineWidth: 8))
+    /// let ring = try Path(ellipseIn: rect).strokedPath(StrokeStyle(lineWidth: 8), tolerance: 0.1 / 3,
+    ///                                                   limits: .standard)
     /// ```
-    public func strokedPath(_ style: StrokeStyle, tolerance: Double = flatteningTolerance) -> Path {
+    public func strokedPath(_ style: StrokeStyle, tolerance: Double, limits: StrokeLimits) throws(StrokeRefusal) -> Path {
         let width = Double(style.lineWidth)
-        guard width > 0, width.isFinite else { return Path() }
-        // A path that would flatten into more than `maximumFlattenedSegments` is not stroked
-        // (like an outline beyond `maximumStrokeOutlineElements`, below).
-        let limits = StrokeLimits.inForce
+        guard width > 0, width.isFinite, tolerance > 0, tolerance.isFinite else { return Path() }
         let segments = flattenedSegmentCount(tolerance: tolerance)
-        guard segments <= limits.segments else {
-            limits.scope?.refuse(.segments(count: segments, limit: limits.segments))
-            return Path()
+        guard segments <= limits.maximumSegments else {
+            throw .segments(count: segments, limit: limits.maximumSegments)
         }
         // Balanced samples (see `flatten`): chords would shift a thin stroke's centre line
         // towards the concave side by up to the tolerance, a tenth of a 1 px stroke's width.
         var lines = polylines(tolerance: tolerance, balanced: true)
         if let pattern = style.validDashPattern {
-            lines = dash(lines, pattern: pattern, phase: Double(style.dashPhase), limit: limits.dashes, scope: limits.scope)
+            lines = try dash(lines, pattern: pattern, phase: Double(style.dashPhase), limit: limits.maximumDashes)
         }
         var out = Path()
-        let stroker = Stroker(halfWidth: width / 2, style: style, tolerance: tolerance, budget: .init(remaining: limits.outlinePoints))
+        let stroker = Stroker(halfWidth: width / 2, style: style, tolerance: tolerance,
+                              budget: .init(remaining: limits.maximumOutlinePoints))
         for line in lines {
             stroker.stroke(line, into: &out)
             // A runaway outline (a million dashes of a huge round-capped width) is abandoned
-            // rather than exhausting memory: the stroke draws nothing.
-            if stroker.budget.remaining < 0 {
-                limits.scope?.refuse(.outlinePoints(limit: limits.outlinePoints))
-                return Path()
-            }
+            // rather than exhausting memory.
+            if stroker.budget.remaining < 0 { throw .outlinePoints(limit: limits.maximumOutlinePoints) }
         }
         return out
+    }
+
+    /// The stroke's outline within `tolerance` (0.1 by default: a tenth of a unit, right for a
+    /// path drawn at scale 1), under `StrokeLimits.standard`, never throwing (SwiftUI's
+    /// signature): a dash pattern finer than the limit allows is drawn as a solid line, and an
+    /// outline or path beyond the other limits gives an empty path. Renderers use
+    /// `strokedPath(_:tolerance:limits:)`, which reports those as errors instead.
+    ///
+    /// ```swift
+    /// let ring = Path(ellipseIn: rect).strokedPath(StrokeStyle(lineWidth: 8))
+    /// ```
+    public func strokedPath(_ style: StrokeStyle, tolerance: Double = flatteningTolerance) -> Path {
+        do {
+            return try strokedPath(style, tolerance: tolerance, limits: .standard)
+        } catch .dashes {
+            var solid = style
+            solid.dash = []
+            return (try? strokedPath(solid, tolerance: tolerance, limits: .standard)) ?? Path()
+        } catch {
+            return Path()
+        }
     }
 }
 
@@ -174,9 +196,8 @@ extension StrokeStyle {
 
 /// Cuts polylines into dashes. The pattern continues across the vertices of one subpath and
 /// restarts (from `phase`) on each subpath, as Core Graphics does. A pattern that would give
-/// more than `limit` dashes leaves the lines solid (and tells `scope`).
-func dash(_ lines: [Polyline], pattern: [Double], phase: Double, limit: Int = maximumDashCount,
-          scope: StrokeLimits? = nil) -> [Polyline] {
+/// more than `limit` dashes is refused.
+func dash(_ lines: [Polyline], pattern: [Double], phase: Double, limit: Int = maximumDashCount) throws(StrokeRefusal) -> [Polyline] {
     let period = pattern.reduce(0, +)
     let totalLength = lines.reduce(0.0) { sum, line in
         var length = 0.0
@@ -186,8 +207,7 @@ func dash(_ lines: [Polyline], pattern: [Double], phase: Double, limit: Int = ma
     }
     let dashes = totalLength / period * Double(pattern.count) / 2
     guard dashes <= Double(limit) else {
-        scope?.refuse(.dashes(count: dashes < 9e18 ? Int(dashes.rounded(.up)) : .max, limit: limit))
-        return lines
+        throw .dashes(count: dashes < 9e18 ? Int(dashes.rounded(.up)) : .max, limit: limit)
     }
     var out: [Polyline] = []
     for line in lines {

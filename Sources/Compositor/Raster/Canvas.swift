@@ -178,12 +178,7 @@ public struct CoverageMask {
     /// bounds; nil when it covers nothing there. Several clips multiply (`intersected`).
     public static func make(_ path: Path, fillRule: FillRule = .nonZero, within clip: PixelRect,
                             rasterizer: Rasterizer) throws -> CoverageMask? {
-        let b = path.boundingRect
-        guard !b.isNull, b.width.isFinite, b.height.isFinite else { return nil }
-        let bounds = PixelRect(x: Int(b.minX.rounded(.down)), y: Int(b.minY.rounded(.down)),
-                               width: Int(b.maxX.rounded(.up)) - Int(b.minX.rounded(.down)),
-                               height: Int(b.maxY.rounded(.up)) - Int(b.minY.rounded(.down))).intersection(clip)
-        guard !bounds.isEmpty else { return nil }
+        guard let bounds = bounds(of: path.boundingRect, within: clip) else { return nil }
         let surface = try Surface(width: bounds.width, height: bounds.height, format: .a8)
         try rasterizer.rasterize(path, fillRule: fillRule, clip: bounds) { mask, stride, rect in
             for y in 0..<rect.height {
@@ -191,6 +186,18 @@ public struct CoverageMask {
             }
         }
         return CoverageMask(surface: surface, bounds: bounds)
+    }
+
+    /// The pixels a mask of a path with bounding box `pathBounds` covers within `clip`: its
+    /// bounding box rounded out to whole pixels; nil when that is empty, null or not finite.
+    public static func bounds(of pathBounds: CGRect, within clip: PixelRect) -> PixelRect? {
+        let b = pathBounds
+        guard !b.isNull, b.minX.isFinite, b.minY.isFinite, b.maxX.isFinite, b.maxY.isFinite,
+              abs(b.minX) < 1e15, abs(b.minY) < 1e15, abs(b.maxX) < 1e15, abs(b.maxY) < 1e15 else { return nil }
+        let bounds = PixelRect(x: Int(b.minX.rounded(.down)), y: Int(b.minY.rounded(.down)),
+                               width: Int(b.maxX.rounded(.up)) - Int(b.minX.rounded(.down)),
+                               height: Int(b.maxY.rounded(.up)) - Int(b.minY.rounded(.down))).intersection(clip)
+        return bounds.isEmpty ? nil : bounds
     }
 
     /// This mask multiplied by `other` (coverage of both clips), over the overlap.

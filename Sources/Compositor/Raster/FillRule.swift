@@ -19,7 +19,7 @@ public enum RasterError: Error, CustomStringConvertible, Equatable {
             "path element \(element) has a non-finite coordinate (NaN or infinity) in device space; nothing was drawn"
         case let .tooManySegments(count, limit):
             "the path flattens into \(count == .max ? "more than 2^63" : "\(count)") line segments in device space, more than the limit of \(limit)"
-                + " (each curve becomes up to 4,096; raise it with --max-segments, Renderer.maximumPathSegments or Rasterizer.maximumSegments); nothing was drawn"
+                + " (each curve becomes up to 4,096; Rasterizer.maximumSegments sets the limit); nothing was drawn"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A change from one state of a view tree to another, animated: what the screen shows at any
 /// moment between them, as SwiftUI draws a `withAnimation` change.
@@ -11,7 +12,7 @@ import Foundation
 ///
 /// Each state is laid out in the canvas (proposed to the view and centred, as `Renderer`
 /// does); the two layouts are matched by identity and interpolated (see `Interpolator`).
-public struct AnimatedChange {
+public struct AnimatedChange: Sendable {
     let from: ViewNode
     let to: ViewNode
     public var animation: Animation
@@ -34,33 +35,27 @@ public struct AnimatedChange {
     }
 
     /// The view at `progress` along the change (0: the old state, 1: the new; values outside
-    /// [0, 1] extrapolate, as a spring's overshoot does).
+    /// [0, 1] extrapolate, as a spring's overshoot does): the interpolated layout tree, in a
+    /// canvas of `size` points, which layout takes as it is.
     public func view(progress: Double, in size: CGSize) -> AnyView {
         let (old, new) = layouts.states(from, to, in: size)
-        let node = Interpolator(progress: progress.isFinite ? progress : 1).view(from: old, to: new)
-        // A canvas-sized frame at the origin, so that the pinned rectangles are where they
-        // were laid out.
-        return AnyView(node: .frame(width: size.width, height: size.height, alignment: .topLeading, node))
+        let frame = Interpolator(progress: progress.isFinite ? progress : 1).tree(from: old, to: new)
+        let canvas = PlacedNode(content: .container(.sequence([])), rect: CGRect(origin: .zero, size: size), children: [frame])
+        return AnyView(node: .leaf(.laidOut(canvas)))
     }
 }
 
-/// The two laid-out states of a change for one canvas size, computed once.
-private final class LayoutMemo: @unchecked Sendable {
-    private let lock = NSLock()
-    private var size: CGSize?
-    private var placed: (PlacedNode, PlacedNode)?
+/// The two laid-out states of a change for one canvas size, computed once: every frame of a
+/// sequence shares them (frames rendered on several threads too).
+private final class LayoutMemo: Sendable {
+    private let memo = Mutex<(size: CGSize, states: (PlacedNode, PlacedNode))?>(nil)
 
     func states(_ from: ViewNode, _ to: ViewNode, in size: CGSize) -> (PlacedNode, PlacedNode) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let placed, self.size == size { return placed }
-        let canvas = CGRect(origin: .zero, size: size)
-        func place(_ node: ViewNode) -> PlacedNode {
-            let chosen = SceneGraph.size(of: node, proposal: ProposedSize(size))
-            return PlacedNode(node, in: Alignment.center.place(chosen, in: canvas))
+        memo.withLock { memo in
+            if let memo, memo.size == size { return memo.states }
+            let both = (PlacedNode(laying: from, inCanvas: size), PlacedNode(laying: to, inCanvas: size))
+            memo = (size, both)
+            return both
         }
-        let both = (place(from), place(to))
-        (self.size, placed) = (size, both)
-        return both
     }
 }

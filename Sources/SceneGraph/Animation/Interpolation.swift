@@ -1,19 +1,5 @@
 import Foundation
 
-/// A view tree laid out: each node with the rectangle layout gave it (in the space lowering
-/// uses: points, before transforms; a drawing group's content in the group's own space).
-struct PlacedNode {
-    var node: ViewNode
-    var rect: CGRect
-    var children: [PlacedNode]
-
-    init(_ node: ViewNode, in rect: CGRect) {
-        self.node = node
-        self.rect = rect
-        children = childRects(of: node, in: rect).map { PlacedNode($0.0, in: $0.1) }
-    }
-}
-
 /// Where frames are measured from while interpolating: the origin of the nearest enclosing
 /// `geometryGroup` in the old state, in the new state and now (the origin of the space
 /// otherwise, which never moves).
@@ -23,88 +9,85 @@ private struct GeometryReference {
     var now: CGPoint = .zero
 }
 
-/// Builds the view tree drawn `progress` of the way through a change from one laid-out state to
-/// another, as SwiftUI renders an animation:
+/// Builds the layout tree drawn `progress` of the way through a change from one laid-out state
+/// to another, as SwiftUI renders an animation:
 /// - views are matched by identity (structural position, `if`/`else` branch, `ForEach`
 ///   element, `.id`); a matched view's frame is interpolated, measured from the nearest
 ///   `geometryGroup` (so without one, each view's absolute frame moves on its own, and with one,
 ///   the group moves as a unit and its content keeps its place inside it);
 /// - matched modifiers interpolate their animatable parameters (opacity, shadow colour,
-///   radius and offset, blur radius, colour effects, rotation, scale, transforms) and shapes
-///   their `animatableData` and fill (colours in linear light, gradient stops); everything
-///   else (blend modes, flags, a shape's other parameters) takes the new value at once;
+///   radius and offset, blur radius, colour effects, rotation, scale, transforms, foreground
+///   style) and shapes their `animatableData` and fill (colours in linear light, gradient
+///   stops); everything else (blend modes, flags, a shape's other parameters) takes the new
+///   value at once;
 /// - a view only in the new state enters with its transition (a fade by default) placed by
 ///   its new frame relative to the nearest `geometryGroup`; one only in the old state leaves
 ///   the same way backwards, drawn where it was in the old order.
-/// The result pins every node to its interpolated rectangle (`ViewNode.placed`), so lowering
-/// draws it without laying anything out again.
+/// The result is a layout tree itself: lowering draws it without laying anything out again.
 struct Interpolator {
     /// The animation curve's value: may leave [0, 1] (a spring overshoots).
     let progress: Double
     /// The progress for fades and transitions: `progress` clamped to [0, 1].
     var presence: Double { min(1, max(0, progress)) }
 
-    func view(from old: PlacedNode, to new: PlacedNode) -> ViewNode {
+    func tree(from old: PlacedNode, to new: PlacedNode) -> PlacedNode {
         matched(old, new, GeometryReference())
     }
 
     private func lerp(_ a: CGFloat, _ b: CGFloat) -> CGFloat { a + (b - a) * CGFloat(progress) }
     private func lerp(_ a: Double, _ b: Double) -> Double { a + (b - a) * progress }
 
-    private func matched(_ a: PlacedNode, _ b: PlacedNode, _ reference: GeometryReference) -> ViewNode {
-        guard sameKind(a.node, b.node) else {
-            return .sequence([leaving(a, reference), arriving(b, reference)])
+    private func matched(_ a: PlacedNode, _ b: PlacedNode, _ reference: GeometryReference) -> PlacedNode {
+        guard a.content.kind == b.content.kind else {
+            return PlacedNode(content: .container(.sequence([])), rect: b.rect, children: [leaving(a, reference), arriving(b, reference)])
         }
         let ra = a.rect.offsetBy(dx: -reference.from.x, dy: -reference.from.y)
         let rb = b.rect.offsetBy(dx: -reference.to.x, dy: -reference.to.y)
         let rect = CGRect(x: reference.now.x + lerp(ra.minX, rb.minX), y: reference.now.y + lerp(ra.minY, rb.minY),
                           width: max(0, lerp(ra.width, rb.width)), height: max(0, lerp(ra.height, rb.height)))
-        let inner = innerReference(b.node, from: a.rect.origin, to: b.rect.origin, now: rect.origin, outer: reference)
-        let children: [ViewNode]
-        if b.node.matchesChildrenByIdentity {
-            children = pairChildren(a.children, b.children).map { pair in
+        let inner = innerReference(b.content, from: a.rect.origin, to: b.rect.origin, now: rect.origin, outer: reference)
+        let children: [PlacedNode]
+        if case .container = b.content {
+            children = pairChildren(a.children, b.children).compactMap { pair in
                 switch pair {
                 case let (old?, new?): matched(old, new, inner)
                 case let (old?, nil): leaving(old, inner)
                 case let (nil, new?): arriving(new, inner)
-                case (nil, nil): .empty
+                case (nil, nil): nil
                 }
             }
         } else {
             children = zip(a.children, b.children).map { matched($0, $1, inner) }
         }
-        return .placed(rect, rebuild(b.node, from: a.node, children: children))
+        return PlacedNode(content: interpolated(b.content, from: a.content), rect: rect, children: children)
     }
 
-    /// A view present in one state only, pinned where that state put it relative to the
-    /// reference (`fromOld`: the old state's frames).
-    private func alone(_ x: PlacedNode, _ reference: GeometryReference, fromOld: Bool) -> (ViewNode, CGRect) {
+    /// A view present in one state only, where that state put it relative to the reference
+    /// (`fromOld`: the old state's frames).
+    private func alone(_ x: PlacedNode, _ reference: GeometryReference, fromOld: Bool) -> PlacedNode {
         let origin = fromOld ? reference.from : reference.to
         let rect = x.rect.offsetBy(dx: reference.now.x - origin.x, dy: reference.now.y - origin.y)
-        var inner = innerReference(x.node, from: x.rect.origin, to: x.rect.origin, now: rect.origin, outer: reference)
+        var inner = innerReference(x.content, from: x.rect.origin, to: x.rect.origin, now: rect.origin, outer: reference)
         if fromOld { inner.to = inner.from } else { inner.from = inner.to }
-        let children = x.children.map { alone($0, inner, fromOld: fromOld).0 }
-        return (.placed(rect, rebuild(x.node, from: x.node, children: children, interpolating: false)), rect)
+        return PlacedNode(content: x.content, rect: rect, children: x.children.map { alone($0, inner, fromOld: fromOld) })
     }
 
-    private func arriving(_ b: PlacedNode, _ reference: GeometryReference) -> ViewNode {
-        let (node, rect) = alone(b, reference, fromOld: false)
-        return (b.node.transition ?? .opacity).apply(to: node, in: rect, presence: presence)
+    private func arriving(_ b: PlacedNode, _ reference: GeometryReference) -> PlacedNode {
+        (b.transition ?? .opacity).apply(to: alone(b, reference, fromOld: false), presence: presence)
     }
 
-    private func leaving(_ a: PlacedNode, _ reference: GeometryReference) -> ViewNode {
-        let (node, rect) = alone(a, reference, fromOld: true)
-        return (a.node.transition ?? .opacity).apply(to: node, in: rect, presence: 1 - presence)
+    private func leaving(_ a: PlacedNode, _ reference: GeometryReference) -> PlacedNode {
+        (a.transition ?? .opacity).apply(to: alone(a, reference, fromOld: true), presence: 1 - presence)
     }
 
     /// The reference for a node's children: a geometry group measures from its own frame; a
     /// drawing group's content lives in the group's space, whose origin is fixed.
-    private func innerReference(_ node: ViewNode, from: CGPoint, to: CGPoint, now: CGPoint,
+    private func innerReference(_ content: PlacedNode.Content, from: CGPoint, to: CGPoint, now: CGPoint,
                                 outer: GeometryReference) -> GeometryReference {
-        switch node {
-        case .geometryGroup: GeometryReference(from: from, to: to, now: now)
-        case .drawingGroup: GeometryReference()
-        default: outer
+        switch content {
+        case .modifier(.meta(.geometryGroup)): GeometryReference(from: from, to: to, now: now)
+        case .modifier(.boundary(.drawingGroup)): GeometryReference()
+        case .leaf, .container, .modifier: outer
         }
     }
 
@@ -112,9 +95,9 @@ struct Interpolator {
     /// removed child drawn just after the child that preceded it in the old order.
     private func pairChildren(_ old: [PlacedNode], _ new: [PlacedNode]) -> [(PlacedNode?, PlacedNode?)] {
         func keys(_ nodes: [PlacedNode]) -> [IdentityKey] {
-            var seen: [[AnyHashable]: Int] = [:]
+            var seen: [[ViewID]: Int] = [:]
             return nodes.map { n in
-                let chain = n.node.identityChain
+                let chain = n.identityChain
                 defer { seen[chain, default: 0] += 1 }
                 return IdentityKey(chain: chain, occurrence: seen[chain, default: 0])
             }
@@ -145,120 +128,142 @@ struct Interpolator {
         return result
     }
 
-    /// The node `b` with its parameters interpolated from `a` (same kind) and `children` in
-    /// place of its own. Layout-only wrappers vanish: their children are pinned already. A
-    /// view present in one state only (`interpolating` false, `a` is `b`) keeps its shape and
-    /// style as they are.
-    private func rebuild(_ b: ViewNode, from a: ViewNode, children: [ViewNode], interpolating: Bool = true) -> ViewNode {
-        let child = children.first ?? .empty
-        switch (a, b) {
-        case (_, .empty), (_, .spacer):
-            return .empty
-        case let (.shape(ga, sa, _), .shape(gb, sb, rule)):
-            let exact = progress == 1 || !interpolating
-            let geometry = exact ? gb : gb.interpolated(ga, progress) ?? gb
-            let style: any ShapeStyle = exact ? sb : InterpolatedStyle(from: sa, to: sb, progress: progress)
-            return .shape(geometry, style: style, fillRule: rule)
-        case (_, .sequence), (_, .zstack), (_, .stack):
-            return .zstack(.topLeading, children)
-        case (_, .image):
+    /// `b` with its animatable parameters interpolated from `a` (of the same kind).
+    private func interpolated(_ b: PlacedNode.Content, from a: PlacedNode.Content) -> PlacedNode.Content {
+        switch b {
+        case .leaf(let leaf):
+            guard case let .shape(gb, sb, rule) = leaf, case let .leaf(.shape(ga, sa, _)) = a, progress != 1 else { return b }
+            return .leaf(.shape(gb.interpolated(ga, progress) ?? gb, style: InterpolatedStyle(from: sa, to: sb, progress: progress),
+                                fillRule: rule))
+        case .container:
             return b
-        case (_, .padding), (_, .frame), (_, .flexibleFrame), (_, .aspectRatio), (_, .offset), (_, .position), (_, .fixedSize),
-             (_, .layoutPriority), (_, .identity), (_, .geometryGroup), (_, .placed), (_, .transition):
-            return child
-        case let (.opacity(oa, _), .opacity(ob, _)):
-            return .opacity(min(1, max(0, lerp(oa, ob))), child)
-        case let (.foregroundStyle(sa, _), .foregroundStyle(sb, _)):
-            return .foregroundStyle(progress == 1 ? sb : InterpolatedStyle(from: sa, to: sb, progress: progress), child)
-        case let (_, .blendMode(mode, _)):
-            return .blendMode(mode, child)
-        case let (.shadow(ca, ra, da, _), .shadow(cb, rb, db, _)):
-            return .shadow(ca.interpolated(to: cb, progress), radius: max(0, lerp(ra, rb)),
-                           offset: CGSize(width: lerp(da.width, db.width), height: lerp(da.height, db.height)), child)
-        case let (.clip(ga, _, _), .clip(gb, rule, _)):
-            return .clip(gb.interpolated(ga, progress) ?? gb, rule, child)
-        case (_, .compositingGroup):
-            return .compositingGroup(child)
-        case let (.blur(ra, _, _), .blur(rb, opaque, _)):
-            return .blur(radius: max(0, lerp(ra, rb)), opaque: opaque, child)
-        case let (_, .drawingGroup(opaque, mode, _)):
-            return .drawingGroup(opaque: opaque, colorMode: mode, child)
-        case let (.colorEffect(ma, _), .colorEffect(mb, _)):
-            return .colorEffect(ColorMatrix(zip(ma.rows, mb.rows).map { lerp($0, $1) }), child)
-        case let (.transformEffect(ta, _, _), .transformEffect(tb, anchor, _)):
-            return .transformEffect(ta.interpolated(to: tb, progress), anchor: anchor, child)
-        case let (_, .layered(_, _, alignment, inFront)):
-            let (primary, secondary) = inFront ? (children[0], children[1]) : (children[1], children[0])
-            return .layered(primary: primary, secondary: secondary, alignment: alignment, secondaryInFront: inFront)
-        case let (_, .mask(alignment, _, _)):
-            return .mask(alignment: alignment, mask: children[1], children[0])
-        default:
-            // Unreachable for nodes of the same kind; the new node as it is otherwise.
+        case .modifier(.layout):
             return b
+        case .modifier(.effect(let effect)):
+            guard case .modifier(.effect(let old)) = a else { return b }
+            return .modifier(.effect(interpolated(effect, from: old)))
+        case .modifier(.boundary(let boundary)):
+            guard case let .blur(rb, opaque) = boundary, case let .modifier(.boundary(.blur(ra, _))) = a else { return b }
+            return .modifier(.boundary(.blur(radius: max(0, lerp(ra, rb)), opaque: opaque)))
+        case .modifier(.meta(let meta)):
+            guard case let .environment(.foregroundStyle(sb)) = meta, case let .modifier(.meta(.environment(.foregroundStyle(sa)))) = a,
+                  progress != 1 else { return b }
+            return .modifier(.meta(.environment(.foregroundStyle(InterpolatedStyle(from: sa, to: sb, progress: progress)))))
         }
     }
 
-    /// Whether two nodes are the same kind of view, so that one can become the other.
-    private func sameKind(_ a: ViewNode, _ b: ViewNode) -> Bool {
+    private func interpolated(_ b: Effect, from a: Effect) -> Effect {
         switch (a, b) {
-        case (.empty, .empty), (.sequence, .sequence), (.shape, .shape), (.zstack, .zstack), (.spacer, .spacer),
-             (.padding, .padding), (.frame, .frame), (.flexibleFrame, .flexibleFrame), (.layoutPriority, .layoutPriority),
-             (.geometryGroup, .geometryGroup), (.placed, .placed), (.offset, .offset), (.transformEffect, .transformEffect),
-             (.opacity, .opacity), (.blendMode, .blendMode), (.shadow, .shadow), (.clip, .clip), (.compositingGroup, .compositingGroup),
-             (.blur, .blur), (.drawingGroup, .drawingGroup), (.colorEffect, .colorEffect), (.position, .position),
-             (.fixedSize, .fixedSize), (.transition, .transition), (.mask, .mask), (.foregroundStyle, .foregroundStyle),
-             (.image, .image), (.aspectRatio, .aspectRatio):
-            return true
-        case let (.stack(axisA, _, _, _), .stack(axisB, _, _, _)):
-            return axisA == axisB
-        case let (.layered(_, _, _, frontA), .layered(_, _, _, frontB)):
-            return frontA == frontB
-        case let (.identity(idA, _), .identity(idB, _)):
-            return idA == idB
-        default:
-            return false
+        case let (.opacity(oa), .opacity(ob)):
+            return .opacity(Opacity(lerp(oa, ob)).value)
+        case let (.shadow(ca, ra, da), .shadow(cb, rb, db)):
+            return .shadow(ca.interpolated(to: cb, progress), radius: max(0, lerp(ra, rb)),
+                           offset: CGSize(width: lerp(da.width, db.width), height: lerp(da.height, db.height)))
+        case let (.clip(ga, _), .clip(gb, rule)):
+            return .clip(gb.interpolated(ga, progress) ?? gb, rule)
+        case let (.color(ma), .color(mb)):
+            return .color(ma.interpolated(to: mb, progress))
+        case let (.transform(ta, _), .transform(tb, anchor)):
+            return .transform(ta.interpolated(to: tb, progress), anchor: anchor)
+        case (_, .opacity), (_, .shadow), (_, .clip), (_, .color), (_, .transform), (_, .blendMode):
+            return b
         }
     }
 }
 
 private struct IdentityKey: Hashable {
-    var chain: [AnyHashable]
+    var chain: [ViewID]
     var occurrence: Int
 }
 
-extension ViewNode {
-    /// Containers whose children are matched by identity (the others' children by position).
-    var matchesChildrenByIdentity: Bool {
-        switch self {
-        case .sequence, .zstack, .stack: true
-        default: false
-        }
-    }
+/// What kind of view a laid-out node is, so that one state's node can become the other's:
+/// equal kinds interpolate, different kinds cross-fade (one leaves, the other arrives).
+enum NodeKind: Hashable {
+    case empty, shape, image, spacer, laidOut
+    case sequence, zstack, stack(Axis)
+    case padding, frame, flexibleFrame, aspectRatio, position, fixedSize, offset, priority, layered(inFront: Bool)
+    case opacity, blendMode, shadow, clip, color, transform
+    case compositingGroup, drawingGroup, blur, mask
+    case identity(ViewID), transition, geometryGroup, foregroundStyle, tint
+}
 
-    /// The identities written on a view, outermost first, down to its first container or shape.
-    var identityChain: [AnyHashable] {
-        var chain: [AnyHashable] = []
-        var node = self
-        while true {
-            switch node {
-            case let .identity(id, child):
-                chain.append(id)
-                node = child
-            default:
-                guard let child = node.modifiedChild else { return chain }
-                node = child
+extension PlacedNode.Content {
+    var kind: NodeKind {
+        switch self {
+        case .leaf(let leaf):
+            switch leaf {
+            case .empty: .empty
+            case .shape: .shape
+            case .image: .image
+            case .spacer: .spacer
+            case .laidOut: .laidOut
+            }
+        case .container(let container):
+            switch container {
+            case .sequence: .sequence
+            case .zstack: .zstack
+            case .stack(let axis, _, _, _): .stack(axis)
+            }
+        case .modifier(.layout(let layout)):
+            switch layout {
+            case .padding: .padding
+            case .frame: .frame
+            case .flexibleFrame: .flexibleFrame
+            case .aspectRatio: .aspectRatio
+            case .position: .position
+            case .fixedSize: .fixedSize
+            case .offset: .offset
+            case .priority: .priority
+            case .layered(_, _, let inFront): .layered(inFront: inFront)
+            }
+        case .modifier(.effect(let effect)):
+            switch effect {
+            case .opacity: .opacity
+            case .blendMode: .blendMode
+            case .shadow: .shadow
+            case .clip: .clip
+            case .color: .color
+            case .transform: .transform
+            }
+        case .modifier(.boundary(let boundary)):
+            switch boundary {
+            case .compositingGroup: .compositingGroup
+            case .drawingGroup: .drawingGroup
+            case .blur: .blur
+            case .mask: .mask
+            }
+        case .modifier(.meta(let meta)):
+            switch meta {
+            case .identity(let id): .identity(id)
+            case .transition: .transition
+            case .geometryGroup: .geometryGroup
+            case .environment(.foregroundStyle): .foregroundStyle
+            case .environment(.tint): .tint
             }
         }
+    }
+}
+
+extension PlacedNode {
+    /// The identities written on a view, outermost first, down to its first container or leaf.
+    var identityChain: [ViewID] {
+        var chain: [ViewID] = []
+        var node = self
+        while case .modifier(let m) = node.content, let child = node.children.first {
+            if case .meta(.identity(let id)) = m { chain.append(id) }
+            node = child
+        }
+        return chain
     }
 
     /// The transition written on a view (the outermost), if any.
     var transition: AnyTransition? {
         var node = self
-        while true {
-            if case .transition(let t, _) = node { return t }
-            guard let child = node.modifiedChild else { return nil }
+        while case .modifier(let m) = node.content, let child = node.children.first {
+            if case .meta(.transition(let t)) = m { return t }
             node = child
         }
+        return nil
     }
 }
 
@@ -273,7 +278,7 @@ extension EffectTransform {
         case let (.affine(a), .affine(b)):
             return .affine(CGAffineTransform(a: lerp(a.a, b.a), b: lerp(a.b, b.b), c: lerp(a.c, b.c), d: lerp(a.d, b.d),
                                              tx: lerp(a.tx, b.tx), ty: lerp(a.ty, b.ty)))
-        default: return other
+        case (_, .rotation), (_, .scale), (_, .affine): return other
         }
     }
 }
@@ -286,7 +291,7 @@ extension Color {
         if p == 1 { return other }
         let a = linearComponents, b = other.linearComponents
         return Color(.sRGBLinear, red: a.red + (b.red - a.red) * p, green: a.green + (b.green - a.green) * p,
-                     blue: a.blue + (b.blue - a.blue) * p, opacity: min(1, max(0, alpha + (other.alpha - alpha) * p)))
+                     blue: a.blue + (b.blue - a.blue) * p, opacity: Opacity(alpha + (other.alpha - alpha) * p).value)
     }
 }
 

@@ -24,18 +24,23 @@ public struct AnyTransition: Hashable, Sendable {
     /// Both at once, e.g. `.scale.combined(with: .opacity)`.
     public func combined(with other: AnyTransition) -> AnyTransition { AnyTransition(kinds: kinds + other.kinds) }
 
-    /// The view `node`, pinned in `rect`, at `presence` (0: absent, 1: fully there).
-    func apply(to node: ViewNode, in rect: CGRect, presence q: Double) -> ViewNode {
+    /// The laid-out view `node` at `presence` (0: absent, 1: fully there): wrapped in the
+    /// effects the transition animates, in its own frame.
+    func apply(to node: PlacedNode, presence q: Double) -> PlacedNode {
+        let rect = node.rect
+        func wrapped(_ effect: Effect, _ inner: PlacedNode) -> PlacedNode {
+            PlacedNode(content: .modifier(.effect(effect)), rect: rect, children: [inner])
+        }
         var result = node
         for kind in kinds {
             switch kind {
             case .identity:
-                if q < 1 { return .empty }
+                if q < 1 { return PlacedNode(content: .leaf(.empty), rect: rect, children: []) }
             case .opacity:
-                result = .opacity(min(1, max(0, q)), result)
+                result = wrapped(.opacity(Opacity(q).value), result)
             case .scale(let s):
                 let k = s + (1 - s) * CGFloat(q)
-                result = .placed(rect, .transformEffect(.scale(x: k, y: k), anchor: .center, result))
+                result = wrapped(.transform(.scale(x: k, y: k), anchor: .center), result)
             case .move(let edge):
                 let away: CGSize = switch edge {
                 case .leading: CGSize(width: -rect.width, height: 0)
@@ -43,20 +48,13 @@ public struct AnyTransition: Hashable, Sendable {
                 case .top: CGSize(width: 0, height: -rect.height)
                 case .bottom: CGSize(width: 0, height: rect.height)
                 }
-                result = .placed(rect, .transformEffect(.affine(CGAffineTransform(translationX: away.width * (1 - q), y: away.height * (1 - q))),
-                                                        anchor: .topLeading, result))
+                result = wrapped(.transform(.affine(CGAffineTransform(translationX: away.width * (1 - q), y: away.height * (1 - q))),
+                                            anchor: .topLeading), result)
             case .offset(let d):
-                result = .placed(rect, .transformEffect(.affine(CGAffineTransform(translationX: d.width * (1 - q), y: d.height * (1 - q))),
-                                                        anchor: .topLeading, result))
+                result = wrapped(.transform(.affine(CGAffineTransform(translationX: d.width * (1 - q), y: d.height * (1 - q))),
+                                            anchor: .topLeading), result)
             }
         }
         return result
-    }
-}
-
-extension View {
-    /// How this view enters and leaves when an animated change inserts or removes it.
-    public func transition(_ t: AnyTransition) -> _ModifiedView<Self> {
-        _ModifiedView(content: self) { .transition(t, $0) }
     }
 }

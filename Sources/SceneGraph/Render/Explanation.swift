@@ -1,21 +1,31 @@
 import Foundation
 
-/// Where a view's drawing goes offscreen and what each boundary costs, read from its display
-/// list before anything is drawn: the tree of leaves and groups, each layer's device bounds,
-/// pixel format, colour mode and bytes, how many leaves carry each per-leaf effect, and
-/// warnings. `compose explain` prints it; `json()` is the same as data.
+/// Where a view's drawing goes offscreen and what each image costs, read from the same layer
+/// plan the renderer draws by (`LayerPlan`), before anything is drawn: the tree of leaves and
+/// groups, every offscreen image (group layers, a mask's second layer, a drawing group's image,
+/// placement and conversion, every shadow's mask) with its device bounds, pixel format and
+/// bytes, how many leaves carry each per-leaf effect, and warnings. The images are those a
+/// render with a cold drawing-group cache makes, in the order it makes them, so `images` equals
+/// `RenderStats.layers` of that render. `compose explain` prints it; `json()` is the same as
+/// data.
 public struct Explanation: Codable, Sendable, Equatable {
     public struct Node: Codable, Sendable, Equatable {
-        /// `leaf`, `compositingGroup`, `drawingGroup`, `blur` or `mask`.
+        /// `leaf`, `compositingGroup`, `colorFilter`, `drawingGroup`, `blur` or `mask`.
         public var kind: String
         /// One line: the paint and rule of a leaf, the parameters of a group.
         public var summary: String
+        /// Why the group has a layer (nil for a leaf).
+        public var reason: String?
         /// Device bounds [x, y, width, height] of a leaf's ink or a group's layer.
         public var bounds: [Int]?
-        /// A group's layer: pixel format and bytes (nil when drawn in place, without a layer).
+        /// A group's layer: pixel format and colour mode (nil when nothing is drawn).
         public var format: String?
         public var colorMode: String?
+        /// Bytes of this node's own images (a leaf's shadow masks; a group's layer and the
+        /// images it makes itself), not those inside it.
         public var bytes: Int?
+        /// This node's own offscreen images, in the order they are made.
+        public var images: [RenderStats.Layer]
         /// Leaves inside (a leaf counts itself).
         public var leaves: Int
         public var children: [Node]
@@ -33,94 +43,117 @@ public struct Explanation: Codable, Sendable, Equatable {
     /// Canvas in device pixels [width, height].
     public var canvas: [Int]
     public var leaves: Int
-    /// Offscreen layers the render allocates for groups (leaf shadow scratch masks excluded).
+    /// Offscreen images the render makes (group layers and shadow masks alike).
     public var layers: Int
-    /// Their bytes, summed (each group's layer; nested layers are alive at once).
+    /// Their bytes, summed.
     public var layerBytes: Int
+    /// Every offscreen image in the order the render makes them (what `RenderStats.layers`
+    /// lists for a render with a cold cache).
+    public var images: [RenderStats.Layer]
     public var perLeaf: PerLeaf
     public var tree: [Node]
     public var warnings: [String]
 
-    /// The display list of `view` explained, for a canvas of `size` points at `scale`.
-    public init<V: View>(_ view: V, size: CGSize, scale: Double = 1) {
-        let list = Renderer().displayList(for: view, size: size, scale: scale)
-        let canvasRect = PixelRect(x: 0, y: 0, width: Int((size.width * scale).rounded(.up)), height: Int((size.height * scale).rounded(.up)))
-        canvas = [canvasRect.width, canvasRect.height]
+    /// The display list of `view` explained, for a canvas of `size` points at `scale`, with a
+    /// default renderer's limits (`Renderer.explain` uses a renderer's own).
+    public init<V: View>(_ view: V, size: CGSize, scale: Double = 1) throws {
+        self = try Renderer().explain(view, size: size, scale: scale)
+    }
+
+    init(list: DisplayList, plan: LayerPlan, canvas area: PixelRect) {
+        canvas = [area.width, area.height]
         var perLeaf = PerLeaf()
         var warnings = list.warnings
-        var layers = 0, layerBytes = 0
 
-        func walk(_ items: [DisplayItem], within visible: PixelRect, format parentFormat: PixelFormat) -> [Node] {
-            /// A boundary drawn into `images` ARGB layers at its bounds (none when invisible).
-            func layered(_ kind: String, _ summary: String, _ item: DisplayItem, _ children: [DisplayItem], images: Int = 1) -> Node {
-                var node = Node(kind: kind, summary: summary, bounds: nil, format: PixelFormat.argb32.rawValue, colorMode: "nonLinear",
-                                bytes: nil, leaves: 0, children: [])
-                if let bounds = Renderer.layerBounds(item, within: visible) {
-                    layers += images
-                    node.bounds = [bounds.x, bounds.y, bounds.width, bounds.height]
-                    node.bytes = images * bounds.width * bounds.height * PixelFormat.argb32.bytesPerPixel
-                    layerBytes += node.bytes!
-                    node.children = walk(children, within: bounds, format: .argb32)
-                }
-                node.leaves = node.children.reduce(0) { $0 + $1.leaves }
-                return node
-            }
-            return items.map { item in
+        func walk(_ items: [PlannedItem]) -> [Node] {
+            items.map { item in
                 switch item {
-                case let .fill(path, fill, rule, blend, clips, shadows):
-                    if fill.isTranslucent { perLeaf.translucent += 1 }
-                    if blend != .normal { perLeaf.blendMode += 1 }
-                    if !clips.isEmpty { perLeaf.clip += 1 }
-                    if !shadows.isEmpty { perLeaf.shadow += 1 }
-                    var summary = "fill \(fill) \(rule.rawValue)"
-                    if blend != .normal { summary += ", blend \(blend.rawValue)" }
-                    if !clips.isEmpty { summary += ", \(clips.count) clip\(clips.count == 1 ? "" : "s")" }
-                    if !shadows.isEmpty { summary += ", \(shadows.count) shadow\(shadows.count == 1 ? "" : "s") (mask-sized scratch)" }
-                    return Node(kind: "leaf", summary: summary, bounds: Explanation.pixels(path.boundingRect), leaves: 1, children: [])
-                case let .compositingGroup(opacity, blend, clips, shadows, children):
-                    Explanation.checkBeyondCanvas(item, canvasRect, "compositingGroup", &warnings)
-                    return layered("compositingGroup", Explanation.groupSummary(opacity, blend, clips, shadows), item, children)
-                case let .colorFilter(_, opacity, blend, clips, shadows, children):
-                    return layered("compositingGroup", "colour effects on the result, " + Explanation.groupSummary(opacity, blend, clips, shadows),
-                                   item, children)
-                case let .blur(sigma, opaque, opacity, blend, clips, shadows, children):
-                    return layered("blur", String(format: "σ %.2f px%@, ", sigma, opaque ? ", opaque" : "")
-                                       + Explanation.groupSummary(opacity, blend, clips, shadows), item, children)
-                case let .mask(opacity, blend, clips, shadows, maskItems, children):
-                    return layered("mask", Explanation.groupSummary(opacity, blend, clips, shadows)
-                                       + "; \(maskItems.count) mask item\(maskItems.count == 1 ? "" : "s") in a second layer",
-                                   item, children, images: 2)
-                case let .drawingGroup(opaque, mode, opacity, blend, image, clips, shadows, children):
-                    let format = Renderer.layerFormat(opaque: opaque, colorMode: mode)
-                    let p = image.placement
-                    let translated = p.a == 1 && p.b == 0 && p.c == 0 && p.d == 1 && p.tx == p.tx.rounded() && p.ty == p.ty.rounded()
-                    let summary = "\(mode.rawValue)\(opaque ? ", opaque" : ""), " + Explanation.groupSummary(opacity, blend, clips, shadows)
-                        + "; image \(image.width)×\(image.height) px in its own space (children below in its pixels), "
-                        + (translated ? "placed at whole pixels" : "resampled (bilinear) by the outer transform") + ", cached"
-                    var node = Node(kind: "drawingGroup", summary: summary, bounds: Explanation.pixels(image.frame), format: format.rawValue,
-                                    colorMode: mode.rawValue, bytes: image.width * image.height * format.bytesPerPixel, leaves: 0,
-                                    children: [])
-                    layers += 1
-                    layerBytes += node.bytes!
-                    node.children = walk(children, within: PixelRect(x: 0, y: 0, width: image.width, height: image.height), format: format)
-                    node.leaves = node.children.reduce(0) { $0 + $1.leaves }
-                    let ink = children.reduce(CGRect.null) { $0.union($1.inkBounds) }
-                    if !ink.isNull, !CGRect(x: 0, y: 0, width: image.width, height: image.height).insetBy(dx: -0.5, dy: -0.5).contains(ink) {
-                        warnings.append("drawingGroup at \(Explanation.pixels(image.frame) ?? []): ink outside its frame is clipped, as in SwiftUI")
-                    }
-                    if node.leaves <= 1, !children.contains(where: \.isGroup) {
-                        warnings.append("drawingGroup at \(Explanation.pixels(image.frame) ?? []) holds \(node.leaves) lea\(node.leaves == 1 ? "f" : "ves"): an offscreen image of \(node.bytes ?? 0) bytes with nothing worth caching")
-                    }
-                    Explanation.checkBeyondCanvas(item, canvasRect, "drawingGroup", &warnings)
-                    return node
+                case let .leaf(leaf, plan):
+                    if leaf.fill.isTranslucent { perLeaf.translucent += 1 }
+                    if leaf.blendMode != .normal { perLeaf.blendMode += 1 }
+                    if !leaf.clips.isEmpty { perLeaf.clip += 1 }
+                    if !leaf.shadows.isEmpty { perLeaf.shadow += 1 }
+                    var summary = "fill \(leaf.fill) \(leaf.fillRule.rawValue)"
+                    if leaf.blendMode != .normal { summary += ", blend \(leaf.blendMode.rawValue)" }
+                    if !leaf.clips.isEmpty { summary += ", \(leaf.clips.count) clip\(leaf.clips.count == 1 ? "" : "s")" }
+                    if !leaf.shadows.isEmpty { summary += ", \(leaf.shadows.count) shadow\(leaf.shadows.count == 1 ? "" : "s") (an A8 mask each)" }
+                    if !plan.visible { summary += "; clipped away, not drawn" }
+                    let images = item.images.map(RenderStats.Layer.init)
+                    return Node(kind: "leaf", summary: summary, reason: nil, bounds: Explanation.pixels(leaf.path.boundingRect),
+                                format: nil, colorMode: nil, bytes: images.isEmpty ? nil : images.reduce(0) { $0 + $1.bytes },
+                                images: images, leaves: 1, children: [])
+                case let .group(group, plan):
+                    return groupNode(group, plan)
                 }
             }
         }
-        tree = walk(list.items, within: canvasRect, format: .argb32)
+
+        func groupNode(_ group: DisplayItem.Group, _ plan: GroupPlan) -> Node {
+            let c = group.composite
+            var node = Node(kind: "", summary: Explanation.compositeSummary(c), reason: nil, bounds: nil, format: nil, colorMode: nil,
+                            bytes: nil, images: [], leaves: 0, children: walk(plan.children))
+            switch group.isolation {
+            case .layer:
+                node.kind = "compositingGroup"
+                node.reason = "compositingGroup(): its content is composited first" + Explanation.outerEffects(c)
+            case .colorMatrix:
+                node.kind = "colorFilter"
+                node.reason = "colour effects written outside a boundary, or on an image: applied once to the composite"
+            case let .blur(sigma, opaque):
+                node.kind = "blur"
+                node.summary = String(format: "σ %.2f px%@, ", sigma, opaque ? ", opaque" : "") + node.summary
+                node.reason = "blur(radius:) blurs its content as one"
+            case .mask(let maskItems):
+                node.kind = "mask"
+                node.summary += "; \(maskItems.count) mask item\(maskItems.count == 1 ? "" : "s") in a second layer"
+                node.reason = "mask: the content is kept where a second layer has alpha"
+                if case .mask(_, let planned) = plan.preparation { node.children += walk(planned) }
+            case .image(let image):
+                node.kind = "drawingGroup"
+                node.colorMode = image.colorMode.rawValue
+                node.reason = "drawingGroup(): rasterized into a cached image in its own space"
+                var placement = ""
+                if case let .image(_, p, conversion) = plan.preparation {
+                    switch p {
+                    case .wholePixels: placement = "placed at whole pixels"
+                    case .direct: placement = "resampled (bilinear) straight onto its parent"
+                    case .resampled: placement = "resampled (bilinear) into a placed layer"
+                    }
+                    if conversion != nil { placement += ", converted to the parent's format" }
+                }
+                node.summary = "\(image.colorMode.rawValue)\(image.opaque ? ", opaque" : ""), " + node.summary
+                    + "; image \(image.width)×\(image.height) px in its own space (children below in its pixels)"
+                    + (placement.isEmpty ? "" : ", " + placement) + ", cached"
+                let ink = group.children.reduce(CGRect.null) { $0.union($1.inkBounds) }
+                if !ink.isNull, !CGRect(x: 0, y: 0, width: image.width, height: image.height).insetBy(dx: -0.5, dy: -0.5).contains(ink) {
+                    warnings.append("drawingGroup at \(Explanation.pixels(image.frame) ?? []): ink outside its frame is clipped, as in SwiftUI")
+                }
+            }
+            node.images = plan.ownImages.map(RenderStats.Layer.init)
+            if let layer = plan.layer {
+                node.bounds = [layer.bounds.x, layer.bounds.y, layer.bounds.width, layer.bounds.height]
+                node.format = layer.format.rawValue
+                node.bytes = node.images.reduce(0) { $0 + $1.bytes }
+            } else {
+                node.summary += "; nothing visible, not drawn"
+            }
+            node.leaves = node.children.reduce(0) { $0 + $1.leaves }
+            if case .image(let image) = group.isolation, plan.layer != nil, node.leaves <= 1, !group.children.contains(where: \.isGroup) {
+                warnings.append("drawingGroup at \(Explanation.pixels(image.frame) ?? []) holds \(node.leaves) lea\(node.leaves == 1 ? "f" : "ves"): an offscreen image of \(image.width * image.height * image.format.bytesPerPixel) bytes with nothing worth caching")
+            }
+            let content = DisplayItem.group(group).inkBounds
+            if !content.isNull, content.width > Double(area.width) || content.height > Double(area.height) {
+                warnings.append("\(node.kind) content of \(Int(content.width.rounded(.up)))×\(Int(content.height.rounded(.up))) px is larger than the \(area.width)×\(area.height) canvas; its layer is cut to the canvas")
+            }
+            return node
+        }
+
+        tree = walk(plan.items)
+        images = plan.images.map(RenderStats.Layer.init)
         leaves = tree.reduce(0) { $0 + $1.leaves }
+        layers = images.count
+        layerBytes = images.reduce(0) { $0 + $1.bytes }
         self.perLeaf = perLeaf
-        self.layers = layers
-        self.layerBytes = layerBytes
         self.warnings = warnings
     }
 
@@ -128,31 +161,38 @@ public struct Explanation: Codable, Sendable, Equatable {
         PixelRect(enclosing: r).map { [$0.x, $0.y, $0.width, $0.height] }
     }
 
-    private static func groupSummary(_ opacity: Double, _ blend: BlendMode, _ clips: [ClipPath], _ shadows: [DropShadow]) -> String {
-        var parts = [String(format: "opacity %.3f", opacity)]
-        if blend != .normal { parts.append("blend \(blend.rawValue)") }
-        if !clips.isEmpty { parts.append("\(clips.count) clip\(clips.count == 1 ? "" : "s")") }
-        if !shadows.isEmpty { parts.append("\(shadows.count) shadow\(shadows.count == 1 ? "" : "s")") }
+    private static func compositeSummary(_ c: DisplayItem.Composite) -> String {
+        var parts = [String(format: "opacity %.3f", c.opacity)]
+        if c.blendMode != .normal { parts.append("blend \(c.blendMode.rawValue)") }
+        if !c.clips.isEmpty { parts.append("\(c.clips.count) clip\(c.clips.count == 1 ? "" : "s")") }
+        if !c.shadows.isEmpty { parts.append("\(c.shadows.count) shadow\(c.shadows.count == 1 ? "" : "s")") }
         return parts.joined(separator: ", ")
     }
 
-    private static func checkBeyondCanvas(_ item: DisplayItem, _ canvas: PixelRect, _ kind: String, _ warnings: inout [String]) {
-        let ink = item.inkBounds
-        guard !ink.isNull else { return }
-        if ink.width > Double(canvas.width) || ink.height > Double(canvas.height) {
-            warnings.append("\(kind) content of \(Int(ink.width.rounded(.up)))×\(Int(ink.height.rounded(.up))) px is larger than the \(canvas.width)×\(canvas.height) canvas; its layer is cut to the canvas")
-        }
+    /// What a boundary's outer effects add to the reason it is a layer.
+    private static func outerEffects(_ c: DisplayItem.Composite) -> String {
+        var parts: [String] = []
+        if c.opacity < 1 { parts.append("opacity") }
+        if c.blendMode != .normal { parts.append("blendMode") }
+        if !c.clips.isEmpty { parts.append("clip") }
+        if !c.shadows.isEmpty { parts.append("shadow") }
+        return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ") + " after it apply once to the result"
     }
 
     /// The tree as indented text, then the totals and warnings.
     public var text: String {
-        var lines = ["canvas \(canvas[0])×\(canvas[1]) px: \(leaves) lea\(leaves == 1 ? "f" : "ves"), \(layers) offscreen layer\(layers == 1 ? "" : "s") (\(layerBytes) bytes)"]
+        var lines = ["canvas \(canvas[0])×\(canvas[1]) px: \(leaves) lea\(leaves == 1 ? "f" : "ves"), \(layers) offscreen image\(layers == 1 ? "" : "s") (\(layerBytes) bytes)"]
         func walk(_ nodes: [Node], _ depth: Int) {
             for node in nodes {
-                var line = String(repeating: "  ", count: depth + 1) + node.kind + " " + node.summary
+                let pad = String(repeating: "  ", count: depth + 1)
+                var line = pad + node.kind + " " + node.summary
                 if let b = node.bounds { line += " [\(b.map(String.init).joined(separator: ", "))]" }
-                if let f = node.format, let bytes = node.bytes { line += " — layer \(f), \(bytes) bytes" }
+                if node.kind != "leaf", let f = node.format, let bytes = node.bytes { line += " — layer \(f), \(bytes) bytes" }
                 lines.append(line)
+                if let reason = node.reason { lines.append(pad + "  why: " + reason) }
+                for image in node.images where node.kind == "leaf" || node.images.count > 1 {
+                    lines.append(pad + "  image \(image.kind.rawValue) \(image.bounds), \(image.bytes) bytes")
+                }
                 walk(node.children, depth + 1)
             }
         }
@@ -171,7 +211,7 @@ public struct Explanation: Codable, Sendable, Equatable {
 }
 
 extension DisplayItem {
-    var isGroup: Bool { if case .fill = self { false } else { true } }
+    var isGroup: Bool { if case .group = self { true } else { false } }
 }
 
 extension ShapeFill {

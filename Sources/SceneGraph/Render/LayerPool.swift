@@ -38,8 +38,8 @@ extension DisplayItem {
     /// pixel regardless of what was there: an opaque colour filling a rectangle that contains
     /// the layer, with the normal blend, no clip and no shadow.
     func coversOpaquely(_ bounds: PixelRect) -> Bool {
-        guard case let .fill(path, .color(color), _, .normal, clips, shadows) = self, clips.isEmpty, shadows.isEmpty,
-              color.alpha >= 1, let rect = path.axisAlignedRectangle() else { return false }
+        guard case .leaf(let leaf) = self, case .color(let color) = leaf.fill, leaf.blendMode == .normal, leaf.clips.isEmpty,
+              leaf.shadows.isEmpty, color.alpha >= 1, let rect = leaf.path.axisAlignedRectangle() else { return false }
         return rect.contains(CGRect(x: bounds.x, y: bounds.y, width: bounds.width, height: bounds.height))
     }
 }

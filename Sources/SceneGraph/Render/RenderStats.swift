@@ -33,10 +33,20 @@ public struct RenderStats: Sendable, Codable, Equatable {
         public var bytes: Int
 
         public init(kind: LayerKind, bounds: PixelRect, bytesPerPixel: Int) {
+            self.init(kind: kind, bounds: bounds, bytes: bounds.area * bytesPerPixel)
+        }
+
+        /// An image whose bytes are not its device area times its pixel size (a drawing
+        /// group's image lives in its own pixels, whatever its placement covers).
+        public init(kind: LayerKind, bounds: PixelRect, bytes: Int) {
             self.kind = kind
             self.bounds = [bounds.x, bounds.y, bounds.width, bounds.height]
             pixels = bounds.area
-            bytes = bounds.area * bytesPerPixel
+            self.bytes = bytes
+        }
+
+        init(_ planned: PlannedImage) {
+            self.init(kind: planned.kind, bounds: planned.bounds, bytes: planned.bytes)
         }
 
         public var description: String { "\(kind.rawValue) \(bounds), \(bytes) bytes" }
@@ -67,8 +77,9 @@ public struct RenderStats: Sendable, Codable, Equatable {
     /// Drawing-group images reused from the cache: device bounds and the stored image's bytes
     /// (not allocated by this render).
     public var reusedImages: [Layer] = []
-    /// Wall-clock milliseconds per phase: `layout` (resolving and sizing views), `lowering`
-    /// (to the display list), `rasterization` (each leaf's coverage and its composite),
+    /// Wall-clock milliseconds per phase: `layout` (resolving views and building the layout
+    /// tree), `lowering` (to the display list), `planning` (the layer plan: every offscreen
+    /// image's bounds, format and bytes), `rasterization` (each leaf's coverage and its composite),
     /// `composition` (layers composited back), `filters` (shadows: mask, blur, composite),
     /// `encoding` (PNG, when the image is encoded through `Renderer.encodePNG`).
     public var phasesMs: [String: Double] = [:]
@@ -105,7 +116,7 @@ public struct RenderStats: Sendable, Codable, Equatable {
     }
 
     /// The phases in order.
-    public static let phases = ["layout", "lowering", "rasterization", "composition", "filters", "encoding"]
+    public static let phases = ["layout", "lowering", "planning", "rasterization", "composition", "filters", "encoding"]
 
     /// The statistics as JSON (keys sorted, so two renders' files diff cleanly).
     public func json() throws -> Data {
@@ -179,9 +190,9 @@ struct StatsRecorder {
         return try body()
     }
 
-    /// A layer was made and stays alive until `release(_:)`.
-    mutating func allocate(_ kind: RenderStats.LayerKind, _ bounds: PixelRect, bytesPerPixel: Int) -> Int {
-        let layer = RenderStats.Layer(kind: kind, bounds: bounds, bytesPerPixel: bytesPerPixel)
+    /// A planned image was made and stays alive until `release(_:)`.
+    mutating func allocate(_ planned: PlannedImage) -> Int {
+        let layer = RenderStats.Layer(planned)
         stats.layers.append(layer)
         open.append((stats.layers.count - 1, now))
         liveBytes += layer.bytes
@@ -206,10 +217,9 @@ struct StatsRecorder {
                                  args: ["bounds": "\(layer.bounds)", "bytes": "\(bytes)"]))
     }
 
-    /// A transient image (a shadow's mask), alive during the last timed call.
-    mutating func transient(_ kind: RenderStats.LayerKind, _ bounds: PixelRect?, bytesPerPixel: Int) {
-        guard let bounds else { return }
-        let layer = RenderStats.Layer(kind: kind, bounds: bounds, bytesPerPixel: bytesPerPixel)
+    /// A transient planned image (a shadow's mask), alive during the last timed call.
+    mutating func transient(_ planned: PlannedImage) {
+        let layer = RenderStats.Layer(planned)
         stats.layers.append(layer)
         stats.peakOffscreenBytes = max(stats.peakOffscreenBytes, liveBytes + layer.bytes)
         trace.spans.append(layerSpan(layer, start: lastInterval.start, duration: lastInterval.duration))

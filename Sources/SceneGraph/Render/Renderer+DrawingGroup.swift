@@ -14,92 +14,85 @@ public struct DrawingGroupKey: Hashable, Sendable {
 public typealias DrawingGroupCache = ImageCache<DrawingGroupKey>
 
 extension Renderer {
+    /// A drawing group: its image (from the cache, or drawn now), placed as planned (whole
+    /// pixels, straight onto the canvas, or resampled into a layer), converted to the
+    /// parent's format, then finished like any group.
+    func drawImage(_ group: DisplayItem.Group, _ plan: GroupPlan, _ planned: PlannedImage, _ image: GroupImage,
+                   _ placement: GroupPlan.ImagePlacement, _ conversion: PlannedImage?, on canvas: Canvas,
+                   origin: (x: Int, y: Int)) throws {
+        let picture = try groupImage(group.children, plan.children, image, planned)
+        defer { recorder.release(picture.liveBytes) }
+        let c = group.composite
+        let surface = canvas.surface
+        var layer: Surface, dx: Int, dy: Int
+        var placedBytes = 0
+        defer { if placedBytes > 0 { recorder.release(placedBytes) } }
+        switch placement {
+        case .wholePixels(let x, let y):
+            (layer, dx, dy) = (picture.surface, x, y)
+        case .direct:
+            // The quad filled with the image resampled bilinearly, clamped at its edges, at the
+            // group's opacity: one pass, no layer.
+            let shift = CGAffineTransform(translationX: CGFloat(-origin.x), y: CGFloat(-origin.y))
+            let source = try Surface(sharingPixelsOf: picture.surface)
+            try recorder.time("composition") {
+                try canvas.fill(Path(CGRect(x: 0, y: 0, width: image.width, height: image.height)),
+                                with: .image(source, transform: .identity, filter: .bilinear, clampToEdge: true),
+                                transform: image.placement.concatenating(shift), opacity: c.opacity)
+            }
+            return
+        case .resampled(let placedImage):
+            // Resampled bilinearly, as a GPU samples a texture, into a layer covering the placed
+            // image's device bounds within the surface.
+            let bounds = placedImage.bounds
+            let (placed, bytes) = try makeLayer(placedImage, width: bounds.width, height: bounds.height)
+            placedBytes = bytes
+            let toLayer = image.placement.concatenating(CGAffineTransform(translationX: CGFloat(-bounds.x), y: CGFloat(-bounds.y)))
+            try recorder.time("composition") {
+                try Canvas(placed, rasterizer: rasterizer).fill(
+                    Path(CGRect(x: 0, y: 0, width: image.width, height: image.height)),
+                    with: .image(picture.surface, transform: .identity, filter: .bilinear, clampToEdge: true), transform: toLayer)
+            }
+            (layer, dx, dy) = (placed, bounds.x - origin.x, bounds.y - origin.y)
+        }
+        var convertedBytes = 0
+        defer { if convertedBytes > 0 { recorder.release(convertedBytes) } }
+        if let conversion {
+            // Into the parent's encoding (an opaque image stays opaque), then composited.
+            guard recorder.liveBytes + conversion.bytes <= maximumOffscreenBytes else {
+                throw RenderError.offscreenLimit(needed: recorder.liveBytes + conversion.bytes, limit: maximumOffscreenBytes)
+            }
+            layer = try recorder.time("composition") { try layer.converted(to: conversion.format) }
+            convertedBytes = recorder.allocate(conversion)
+        }
+        let extended = layer.format == .rgbaFloat && surface.format != .rgbaFloat
+        try finish(group, plan, layer, at: dx, dy, on: canvas, origin: origin) { layer, dx, dy, mask in
+            if extended {
+                // Encoded with the extended transfer function before the opacity applies.
+                surface.compositeExtended(layer, at: dx, y: dy, opacity: c.opacity)
+            } else {
+                try surface.composite(layer, at: dx, y: dy, opacity: c.opacity, blendMode: c.blendMode, clipMask: mask)
+            }
+        }
+    }
+
     /// A drawing group's image: from the cache (a hit: nothing rasterized), or drawn now from
     /// its children in its own space and stored (a miss). `liveBytes` is what the render holds
     /// for it until it is composited (the miss's new image; 0 for a hit).
-    func groupImage(_ children: [DisplayItem], _ image: GroupImage, format: PixelFormat) throws -> (surface: Surface, liveBytes: Int) {
-        let key = DrawingGroupKey(children: children, width: image.width, height: image.height, format: format)
+    private func groupImage(_ children: [DisplayItem], _ planned: [PlannedItem], _ image: GroupImage,
+                            _ layer: PlannedImage) throws -> (surface: Surface, liveBytes: Int) {
+        let key = DrawingGroupKey(children: children, width: image.width, height: image.height, format: image.format)
         usedKeys.insert(key)
-        let deviceBounds = PixelRect(enclosing: image.frame) ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
         if let cached = cache.image(for: key) {
-            recorder.reused(deviceBounds, bytes: cached.byteCount)
+            recorder.reused(layer.bounds, bytes: cached.byteCount)
             return (cached, 0)
         }
-        let (surface, bytes) = try makeLayer(.drawingGroup, width: image.width, height: image.height, format: format,
-                                             recordedAs: deviceBounds)
+        let (surface, bytes) = try makeLayer(layer, width: image.width, height: image.height)
         recorder.stats.cache.misses += 1
-        try draw(children, on: surface, origin: (0, 0))
+        try draw(planned, on: surface, origin: (0, 0))
         cache.insert(surface, for: key)
         return (surface, bytes)
     }
-
-    /// Draws a transformed drawing-group image straight onto the canvas in one pass (its quad
-    /// filled with the image resampled bilinearly, clamped at its edges, at `opacity`) when
-    /// nothing needs the placed image as a layer first: an 8-bit image into an 8-bit parent,
-    /// the normal blend, no clip, no shadow, and a placement that is not a whole-pixel
-    /// translation (those composite exactly below). False when it does not apply.
-    func placeDirectly(_ picture: Surface, _ image: GroupImage, opacity: Double, blend: BlendMode, clips: [ClipPath],
-                       shadows: [DropShadow], on canvas: Canvas, origin: (x: Int, y: Int)) throws -> Bool {
-        let p = image.placement
-        guard image.wholePixelOffset(from: origin) == nil, picture.format == .argb32, canvas.surface.format == .argb32, blend == .normal,
-              clips.isEmpty, shadows.isEmpty else { return false }
-        let shift = CGAffineTransform(translationX: CGFloat(-origin.x), y: CGFloat(-origin.y))
-        let source = try Surface(sharingPixelsOf: picture)
-        try recorder.time("composition") {
-            try canvas.fill(Path(CGRect(x: 0, y: 0, width: picture.width, height: picture.height)),
-                            with: .image(source, transform: .identity, filter: .bilinear, clampToEdge: true),
-                            transform: p.concatenating(shift), opacity: opacity)
-        }
-        return true
-    }
-
-    /// `picture` placed on `surface` (whose pixel (0, 0) is device pixel `origin`): returned as
-    /// is with its integer offset when the placement is a whole-pixel translation (exact), else
-    /// resampled bilinearly, as a GPU samples a texture, into a layer covering `bounds` (the
-    /// placed image's device bounds within the surface).
-    func place(_ picture: Surface, _ image: GroupImage, bounds: PixelRect, on surface: Surface,
-               origin: (x: Int, y: Int)) throws -> (Surface, Int, Int)? {
-        let p = image.placement
-        if let offset = image.wholePixelOffset(from: origin) { return (picture, offset.x, offset.y) }
-        // An opaque image keeps no alpha; resampled, its corners outside the quad must stay
-        // transparent, so the placed layer has alpha.
-        let format: PixelFormat = picture.format == .xrgb32 ? .argb32 : picture.format
-        let (placed, bytes) = try makeLayer(.drawingGroup, width: bounds.width, height: bounds.height, format: format,
-                                            recordedAs: bounds)
-        defer { recorder.release(bytes) }
-        let toLayer = p.concatenating(CGAffineTransform(translationX: CGFloat(-bounds.x), y: CGFloat(-bounds.y)))
-        try recorder.time("composition") {
-            try Canvas(placed, rasterizer: rasterizer).fill(
-                Path(CGRect(x: 0, y: 0, width: picture.width, height: picture.height)),
-                with: .image(picture, transform: .identity, filter: .bilinear, clampToEdge: true), transform: toLayer)
-        }
-        return (placed, bounds.x - origin.x, bounds.y - origin.y)
-    }
-}
-
-extension Renderer {
-    /// An offscreen surface for a layer, within `maximumOffscreenBytes` of everything the render
-    /// holds at once, recorded in the statistics (release its bytes when it is gone).
-    /// `pooled`: the layer may come from the pool (the caller gives it back with `recycle`);
-    /// `cleared`: it must start transparent (false when the first drawing covers it).
-    func makeLayer(_ kind: RenderStats.LayerKind, width: Int, height: Int, format: PixelFormat,
-                   recordedAs bounds: PixelRect, pooled: Bool = false, cleared: Bool = true) throws -> (Surface, Int) {
-        let bytes = width * height * format.bytesPerPixel
-        guard recorder.liveBytes + bytes <= maximumOffscreenBytes else {
-            throw RenderError.offscreenLimit(needed: recorder.liveBytes + bytes, limit: maximumOffscreenBytes)
-        }
-        let surface: Surface
-        if pooled, let reused = layerPool.take(width: width, height: height, format: format) {
-            if cleared { recorder.time("composition") { reused.clear() } }
-            surface = reused
-        } else {
-            surface = try Surface(width: width, height: height, format: format)
-        }
-        return (surface, recorder.allocate(kind, bounds, bytesPerPixel: format.bytesPerPixel))
-    }
-
-    /// A pooled layer this render has finished with, for the next one.
-    func recycle(_ layer: Surface) { layerPool.give(layer) }
 }
 
 extension PixelRect {
@@ -120,5 +113,10 @@ extension PixelRect {
         guard let bounds = PixelRect(enclosing: clipped), !bounds.isEmpty else { return nil }
         self = bounds.intersection(area)
         if isEmpty { return nil }
+    }
+
+    /// The same rectangle moved by (`dx`, `dy`).
+    func offsetBy(dx: Int, dy: Int) -> PixelRect {
+        PixelRect(x: x + dx, y: y + dy, width: width, height: height)
     }
 }

@@ -13,8 +13,9 @@ public struct _BooleanShape<First: Shape, Second: Shape>: Shape {
     public var operation: _ShapeBooleanOperation
     public var eoFill: Bool
 
-    public func path(in rect: CGRect) -> Path {
-        let a = first.path(in: rect), b = second.path(in: rect)
+    public func path(in rect: CGRect) -> Path { combine(first.path(in: rect), second.path(in: rect)) }
+
+    func combine(_ a: Path, _ b: Path) -> Path {
         switch operation {
         case .union: return a.union(b, eoFill: eoFill)
         case .intersection: return a.intersection(b, eoFill: eoFill)

@@ -2,8 +2,10 @@ import Foundation
 
 /// The outline of a shape's stroke, itself a shape that fills with the non-zero rule.
 ///
-/// The outline is built in the shape's own units with `flatteningTolerance` (0.1 point); the
-/// renderer of the scene-graph issue will pass the device scale.
+/// Drawn in a view, the outline is built for the device resolution: curves flattened within
+/// 0.1 device pixel whatever the render's scale and transforms (`path(in:)` alone, outside a
+/// render, uses 0.1 of the shape's units). `antialiased: false` is accepted for SwiftUI's
+/// signature and ignored: every edge is anti-aliased.
 public struct _StrokedShape<Content: Shape>: Shape {
     public var shape: Content
     public var style: StrokeStyle

@@ -26,12 +26,13 @@ public struct ScaledShape<Content: Shape>: Shape {
     public init(shape: Content, scale: CGSize, anchor: UnitPoint = .center) {
         self.shape = shape; self.scale = scale; self.anchor = anchor
     }
-    public func path(in rect: CGRect) -> Path {
+    public func path(in rect: CGRect) -> Path { shape.path(in: rect).applying(transform(in: rect)) }
+    /// The scale about the anchor of `rect`.
+    func transform(in rect: CGRect) -> CGAffineTransform {
         let a = anchor.point(in: rect)
-        let t = CGAffineTransform(translationX: -a.x, y: -a.y)
+        return CGAffineTransform(translationX: -a.x, y: -a.y)
             .concatenating(CGAffineTransform(scaleX: scale.width, y: scale.height))
             .concatenating(CGAffineTransform(translationX: a.x, y: a.y))
-        return shape.path(in: rect).applying(t)
     }
     public var animatableData: AnimatablePair<AnimatablePair<CGFloat, CGFloat>, Content.AnimatableData> {
         get { AnimatablePair(AnimatablePair(scale.width, scale.height), shape.animatableData) }
@@ -48,12 +49,13 @@ public struct RotatedShape<Content: Shape>: Shape {
     public init(shape: Content, angle: Angle, anchor: UnitPoint = .center) {
         self.shape = shape; self.angle = angle; self.anchor = anchor
     }
-    public func path(in rect: CGRect) -> Path {
+    public func path(in rect: CGRect) -> Path { shape.path(in: rect).applying(transform(in: rect)) }
+    /// The rotation about the anchor of `rect`.
+    func transform(in rect: CGRect) -> CGAffineTransform {
         let a = anchor.point(in: rect)
-        let t = CGAffineTransform(translationX: -a.x, y: -a.y)
+        return CGAffineTransform(translationX: -a.x, y: -a.y)
             .concatenating(CGAffineTransform(rotationAngle: angle.radians))
             .concatenating(CGAffineTransform(translationX: a.x, y: a.y))
-        return shape.path(in: rect).applying(t)
     }
     public var animatableData: AnimatablePair<Double, Content.AnimatableData> {
         get { AnimatablePair(angle.radians, shape.animatableData) }

@@ -6,18 +6,18 @@ import Foundation
 /// ```swift
 /// let views: [AnyView] = [AnyView(Circle().fill(.blue)), AnyView(Color.orange)]
 /// ```
-public struct AnyView: View, PrimitiveView {
+public struct AnyView: View, PrimitiveView, Sendable {
     let node: ViewNode
     public init<V: View>(_ view: V) { node = resolve(view) }
     init(node: ViewNode) { self.node = node }
     /// Several views in order, laid out by the enclosing container as separate children.
-    public init(sequence views: [AnyView]) { node = .sequence(views.map(\.node)) }
+    public init(sequence views: [AnyView]) { node = .container(.sequence(views.map(\.node))) }
     /// The view with a structural identity from where a scene file wrote it: animation matches
     /// views written at the same place in two states.
     public init(_ view: AnyView, sourceLine line: Int, column: Int) {
-        node = .identity(StructuralID.source(line: line, column: column), view.node)
+        node = .modified(.meta(.identity(ViewID(StructuralID.source(line: line, column: column)))), view.node)
     }
-    public var body: EmptyView { EmptyView() }
+    public var body: Never { primitiveBody(of: Self.self) }
     func makeNode() -> ViewNode { node }
 }
 
@@ -30,7 +30,7 @@ public struct AnyShapeStyle: ShapeStyle {
 }
 
 /// Views made from each element of a collection (SwiftUI's `ForEach`); the container around it
-/// lays each out as its own child.
+/// lays each out as its own child. The views are made when the `ForEach` is.
 ///
 /// ```swift
 /// ForEach(0..<72, id: \.self) { index in
@@ -39,36 +39,36 @@ public struct AnyShapeStyle: ShapeStyle {
 /// }
 /// ```
 public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>: View, PrimitiveView {
-    public var data: Data
-    let id: KeyPath<Data.Element, ID>
-    public var content: (Data.Element) -> Content
-    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+    public let data: Data
+    let node: ViewNode
+    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: (Data.Element) -> Content) {
         self.data = data
-        self.id = id
-        self.content = content
+        node = .container(.sequence(data.map { .modified(.meta(.identity(ViewID(ExplicitID($0[keyPath: id])))), resolve(content($0))) }))
     }
-    public var body: EmptyView { EmptyView() }
-    func makeNode() -> ViewNode { .sequence(data.map { .identity(ExplicitID($0[keyPath: id]), resolve(content($0))) }) }
+    public var body: Never { primitiveBody(of: Self.self) }
+    func makeNode() -> ViewNode { node }
 }
+
+extension ForEach: Sendable where Data: Sendable {}
 
 extension ForEach where Data == Range<Int>, ID == Int {
     /// One view per integer of a constant range.
-    public init(_ data: Range<Int>, @ViewBuilder content: @escaping (Int) -> Content) {
+    public init(_ data: Range<Int>, @ViewBuilder content: (Int) -> Content) {
         self.init(data, id: \.self, content: content)
     }
 }
 
 extension ForEach where Data.Element: Identifiable, ID == Data.Element.ID {
-    public init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+    public init(_ data: Data, @ViewBuilder content: (Data.Element) -> Content) {
         self.init(data, id: \.id, content: content)
     }
 }
 
 /// Views grouped without a container of their own (SwiftUI's `Group`): the enclosing container
-/// lays out each child.
-public struct Group<Content: View>: View, PrimitiveView {
-    let content: Content
-    public init(@ViewBuilder content: () -> Content) { self.content = content() }
-    public var body: EmptyView { EmptyView() }
-    func makeNode() -> ViewNode { resolve(content) }
+/// lays out each child, and a modifier written on the group applies to each.
+public struct Group<Content: View>: View, PrimitiveView, Sendable {
+    let node: ViewNode
+    public init(@ViewBuilder content: () -> Content) { node = resolve(content()) }
+    public var body: Never { primitiveBody(of: Self.self) }
+    func makeNode() -> ViewNode { node }
 }

@@ -29,7 +29,7 @@ public final class ImageContent: Hashable, @unchecked Sendable, CustomStringConv
 /// let photo = try Image(contentsOfFile: "photo.png", scale: 2)
 /// photo.resizable().scaledToFit().frame(width: 120, height: 120).clipShape(Circle())
 /// ```
-public struct Image: View, PrimitiveView {
+public struct Image: View, PrimitiveView, Sendable {
     /// How an image is sampled when drawn at another size or position (SwiftUI's
     /// `Image.Interpolation`): `.none` takes the nearest pixel; the others are bilinear.
     public enum Interpolation: Hashable, Sendable { case none, low, medium, high }
@@ -62,8 +62,8 @@ public struct Image: View, PrimitiveView {
         return copy
     }
 
-    public var body: EmptyView { EmptyView() }
-    func makeNode() -> ViewNode { .image(content, resizable: isResizable, filter: interpolation == .none ? .nearest : .bilinear) }
+    public var body: Never { primitiveBody(of: Self.self) }
+    func makeNode() -> ViewNode { .leaf(.image(content, resizable: isResizable, filter: interpolation == .none ? .nearest : .bilinear)) }
 }
 
 public enum ImageError: Error, CustomStringConvertible, Equatable {
@@ -81,17 +81,6 @@ public enum ContentMode: Hashable, Sendable {
     case fit
     /// The smallest size with the ratio covering the offer.
     case fill
-}
-
-extension View {
-    /// Proposes its child a size of width ÷ height = `aspectRatio` (by default the child's
-    /// ideal proportions) that fits in, or fills, what it is offered.
-    public func aspectRatio(_ aspectRatio: CGFloat? = nil, contentMode: ContentMode) -> _ModifiedView<Self> {
-        let ratio = aspectRatio.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
-        return _ModifiedView(content: self) { .aspectRatio(ratio, fill: contentMode == .fill, $0) }
-    }
-    public func scaledToFit() -> _ModifiedView<Self> { aspectRatio(contentMode: .fit) }
-    public func scaledToFill() -> _ModifiedView<Self> { aspectRatio(contentMode: .fill) }
 }
 
 /// The size `aspectRatio` proposes: ratio r (width ÷ height) fitted in or filling the proposal;

@@ -1,18 +1,18 @@
 import Foundation
 
 extension Color: View, PrimitiveView {
-    public var body: EmptyView { EmptyView() }
-    func makeNode() -> ViewNode { .shape(ShapeGeometry(Rectangle()), style: self, fillRule: .nonZero) }
+    public var body: Never { primitiveBody(of: Self.self) }
+    func makeNode() -> ViewNode { .leaf(.shape(ShapeGeometry(Rectangle()), style: self, fillRule: .nonZero)) }
 }
 
 /// A shape filled with a style, a colour or a gradient (what `Shape.fill(_:style:)` returns).
-public struct _ShapeView<Content: Shape, Style: ShapeStyle>: View, PrimitiveView {
+public struct _ShapeView<Content: Shape, Style: ShapeStyle>: View, PrimitiveView, Sendable {
     public var shape: Content
     public var style: Style
     public var fillRule: FillRule
-    public var body: EmptyView { EmptyView() }
+    public var body: Never { primitiveBody(of: Self.self) }
     func makeNode() -> ViewNode {
-        .shape(ShapeGeometry(shape), style: style, fillRule: fillRule)
+        .leaf(.shape(ShapeGeometry(shape), style: style, fillRule: fillRule))
     }
 }
 
@@ -28,7 +28,8 @@ extension Shape {
     }
 }
 
-/// How a shape is filled (SwiftUI's `FillStyle`).
+/// How a shape is filled (SwiftUI's `FillStyle`). `isAntialiased` is kept for SwiftUI's
+/// signature; every edge is drawn anti-aliased.
 public struct FillStyle: Hashable, Sendable {
     public var isEOFilled: Bool
     public var isAntialiased: Bool

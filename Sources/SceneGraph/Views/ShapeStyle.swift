@@ -139,18 +139,6 @@ extension ShapeStyle where Self == ForegroundStyle {
     public static var foreground: ForegroundStyle { ForegroundStyle() }
 }
 
-/// `style` with every `ForegroundStyle` in it replaced by the environment's `foreground`.
-func resolveForeground(_ style: any ShapeStyle, _ foreground: (any ShapeStyle)?) -> any ShapeStyle {
-    guard let foreground else { return style }
-    if style is ForegroundStyle { return foreground }
-    if let mixed = style as? InterpolatedStyle {
-        return InterpolatedStyle(from: resolveForeground(mixed.from, foreground), to: resolveForeground(mixed.to, foreground),
-                                 progress: mixed.progress)
-    }
-    if let erased = style as? AnyShapeStyle { return resolveForeground(erased.base, foreground) }
-    return style
-}
-
 /// The named colours where a style is expected, so `fill(.orange)` reads as in SwiftUI.
 extension ShapeStyle where Self == Color {
     public static var red: Color { Color.red }
@@ -197,8 +185,8 @@ public struct LinearGradient: ShapeStyle, View, PrimitiveView {
         .linearGradient(gradient, start: startPoint.point(in: rect), end: endPoint.point(in: rect), transform: .identity)
     }
     // A gradient is also a view that fills its frame, as in SwiftUI.
-    public var body: EmptyView { EmptyView() }
-    func makeNode() -> ViewNode { .shape(ShapeGeometry(Rectangle()), style: self, fillRule: .nonZero) }
+    public var body: Never { primitiveBody(of: Self.self) }
+    func makeNode() -> ViewNode { .leaf(.shape(ShapeGeometry(Rectangle()), style: self, fillRule: .nonZero)) }
 }
 
 /// A radial gradient between two circles around a unit point of the frame, radii in points.
@@ -218,8 +206,8 @@ public struct RadialGradient: ShapeStyle, View, PrimitiveView {
         .radialGradient(gradient, center: center.point(in: rect), startRadius: startRadius, endRadius: endRadius, transform: .identity)
     }
     // A gradient is also a view that fills its frame, as in SwiftUI.
-    public var body: EmptyView { EmptyView() }
-    func makeNode() -> ViewNode { .shape(ShapeGeometry(Rectangle()), style: self, fillRule: .nonZero) }
+    public var body: Never { primitiveBody(of: Self.self) }
+    func makeNode() -> ViewNode { .leaf(.shape(ShapeGeometry(Rectangle()), style: self, fillRule: .nonZero)) }
 }
 
 /// An angular (conic) gradient around a unit point of the frame, clockwise on screen from
@@ -248,6 +236,6 @@ public struct AngularGradient: ShapeStyle, View, PrimitiveView {
         .angularGradient(gradient, center: center.point(in: rect), startAngle: startAngle, endAngle: endAngle, transform: .identity)
     }
     // A gradient is also a view that fills its frame, as in SwiftUI.
-    public var body: EmptyView { EmptyView() }
-    func makeNode() -> ViewNode { .shape(ShapeGeometry(Rectangle()), style: self, fillRule: .nonZero) }
+    public var body: Never { primitiveBody(of: Self.self) }
+    func makeNode() -> ViewNode { .leaf(.shape(ShapeGeometry(Rectangle()), style: self, fillRule: .nonZero)) }
 }

@@ -7,14 +7,19 @@ import Foundation
 /// ```swift
 /// HStack { Circle().frame(width: 20, height: 20); Spacer(); Capsule().frame(width: 60, height: 20) }
 /// ```
-public struct Spacer: View, PrimitiveView {
+public struct Spacer: View, PrimitiveView, Sendable {
     public var minLength: CGFloat?
     public init(minLength: CGFloat? = nil) { self.minLength = minLength }
-    public var body: EmptyView { EmptyView() }
-    func makeNode() -> ViewNode { .spacer(minLength: minLength.map { max(0, $0.isFinite ? $0 : 0) }) }
+    public var body: Never { primitiveBody(of: Self.self) }
+    func makeNode() -> ViewNode { .leaf(.spacer(minLength: minLength.map { max(0, $0.isFinite ? $0 : 0) })) }
 }
 
 extension View {
+    /// A fixed width and/or height; the child is proposed that size and aligned in it.
+    public func frame(width: CGFloat? = nil, height: CGFloat? = nil, alignment: Alignment = .center) -> _ModifiedView<Self> {
+        modified(.layout(.frame(width: width, height: height, alignment: alignment)))
+    }
+
     /// A frame with bounds instead of fixed lengths (SwiftUI's flexible `frame`): the child is
     /// offered the proposal clamped to `min…max` (or the ideal length when asked its ideal
     /// size); the frame itself is the child's size moved towards the proposal as far as the
@@ -29,49 +34,85 @@ extension View {
                       alignment: Alignment = .center) -> _ModifiedView<Self> {
         let bounds = FlexibleFrame(minWidth: minWidth, idealWidth: idealWidth, maxWidth: maxWidth,
                                    minHeight: minHeight, idealHeight: idealHeight, maxHeight: maxHeight)
-        return _ModifiedView(content: self) { .flexibleFrame(bounds, alignment: alignment, $0) }
+        return modified(.layout(.flexibleFrame(bounds, alignment: alignment)))
     }
 
-    /// Sets the foreground style for the views inside: shapes drawn without a fill of their own
-    /// (`Circle()`, `.stroke(lineWidth:)`, `.fill(.foreground)`) use it. The nearest one wins.
-    public func foregroundStyle<S: ShapeStyle>(_ style: S) -> _ModifiedView<Self> {
-        _ModifiedView(content: self) { .foregroundStyle(style, $0) }
+    /// Insets the view by `length` on every side (16 points by default).
+    public func padding(_ length: CGFloat = 16) -> _ModifiedView<Self> {
+        padding(EdgeInsets(top: length, leading: length, bottom: length, trailing: length))
+    }
+    /// Insets the view by `length` on the sides in `edges`.
+    public func padding(_ edges: Edge.Set, _ length: CGFloat = 16) -> _ModifiedView<Self> {
+        padding(EdgeInsets(top: edges.contains(.top) ? length : 0, leading: edges.contains(.leading) ? length : 0,
+                           bottom: edges.contains(.bottom) ? length : 0, trailing: edges.contains(.trailing) ? length : 0))
+    }
+    /// Insets the view by `insets`.
+    public func padding(_ insets: EdgeInsets) -> _ModifiedView<Self> {
+        modified(.layout(.padding(top: insets.top, leading: insets.leading, bottom: insets.bottom, trailing: insets.trailing)))
+    }
+
+    /// Places the view's centre at (`x`, `y`) in its parent's coordinates; the modified view
+    /// takes all the space offered (SwiftUI's `position`).
+    public func position(x: CGFloat = 0, y: CGFloat = 0) -> _ModifiedView<Self> {
+        modified(.layout(.position(CGPoint(x: x, y: y))))
+    }
+    public func position(_ point: CGPoint) -> _ModifiedView<Self> { position(x: point.x, y: point.y) }
+
+    /// The view at its ideal size, whatever its parent proposes (shapes' ideal is 10 × 10 pt).
+    public func fixedSize() -> _ModifiedView<Self> { fixedSize(horizontal: true, vertical: true) }
+    public func fixedSize(horizontal: Bool, vertical: Bool) -> _ModifiedView<Self> {
+        modified(.layout(.fixedSize(horizontal: horizontal, vertical: vertical)))
+    }
+
+    /// Moves the drawing without changing layout.
+    public func offset(x: CGFloat = 0, y: CGFloat = 0) -> _ModifiedView<Self> {
+        offset(CGSize(width: x, height: y))
+    }
+    public func offset(_ offset: CGSize) -> _ModifiedView<Self> {
+        modified(.layout(.offset(offset)))
     }
 
     /// Stacks offer room to children of higher priority first (default 0), keeping back only
     /// what the others need at their smallest.
     public func layoutPriority(_ value: Double) -> _ModifiedView<Self> {
-        _ModifiedView(content: self) { .layoutPriority(value.isFinite ? value : 0, $0) }
+        modified(.layout(.priority(value.isFinite ? value : 0)))
     }
 
-    /// Gives the view an explicit identity: animation matches views with equal identities
-    /// between two states (interpolating them) and fades views whose identity appears or
-    /// disappears.
-    public func id<ID: Hashable & Sendable>(_ id: ID) -> _ModifiedView<Self> {
-        _ModifiedView(content: self) { .identity(ExplicitID(id), $0) }
+    /// Proposes its child a size of width ÷ height = `aspectRatio` (by default the child's
+    /// ideal proportions) that fits in, or fills, what it is offered.
+    public func aspectRatio(_ aspectRatio: CGFloat? = nil, contentMode: ContentMode) -> _ModifiedView<Self> {
+        let ratio = aspectRatio.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        return modified(.layout(.aspectRatio(ratio, fill: contentMode == .fill)))
     }
+    public func scaledToFit() -> _ModifiedView<Self> { aspectRatio(contentMode: .fit) }
+    public func scaledToFill() -> _ModifiedView<Self> { aspectRatio(contentMode: .fill) }
 
-    /// Animates the view's geometry as one unit (SwiftUI's `geometryGroup`): its frame is
-    /// interpolated, and its content is placed inside the interpolated frame, so views that
-    /// appear inside it travel with it instead of appearing at their final place. Drawing is
-    /// unchanged and no layer is allocated.
-    public func geometryGroup() -> _ModifiedView<Self> {
-        _ModifiedView(content: self) { .geometryGroup($0) }
+    /// `content` drawn behind the view, laid out in the view's frame.
+    public func background<Background: View>(alignment: Alignment = .center,
+                                             @ViewBuilder content: () -> Background) -> _ModifiedView<Self> {
+        background(content(), alignment: alignment)
     }
-}
-
-/// Identities: explicit (`.id(_:)`, `ForEach`'s element ids) and structural (a builder
-/// block's position, an `if`/`else` branch, a scene file's source location).
-struct ExplicitID: Hashable {
-    let value: AnyHashable
-    init<ID: Hashable>(_ value: ID) { self.value = AnyHashable(value) }
-}
-
-enum StructuralID: Hashable {
-    /// The n-th view of a builder block.
-    case position(Int)
-    /// The `if` (true) or `else` (false) branch of a builder condition.
-    case branch(Bool)
-    /// Where a scene file wrote the view (line, column).
-    case source(line: Int, column: Int)
+    public func background<Background: View>(_ background: Background, alignment: Alignment = .center) -> _ModifiedView<Self> {
+        modified(.layout(.layered(resolve(background), alignment: alignment, inFront: false)))
+    }
+    /// `shape` filled with `style` behind the view, in the view's frame (SwiftUI's
+    /// `background(_:in:fillStyle:)`).
+    ///
+    /// ```swift
+    /// label.padding(.horizontal, 16).background(Color.mint.opacity(0.15), in: .capsule)
+    /// ```
+    public func background<S: ShapeStyle, T: Shape>(_ style: S, in shape: T, fillStyle: FillStyle = FillStyle()) -> _ModifiedView<Self> {
+        background(shape.fill(style, style: fillStyle))
+    }
+    /// `content` drawn in front of the view, laid out in the view's frame.
+    public func overlay<Overlay: View>(alignment: Alignment = .center, @ViewBuilder content: () -> Overlay) -> _ModifiedView<Self> {
+        overlay(content(), alignment: alignment)
+    }
+    public func overlay<Overlay: View>(_ overlay: Overlay, alignment: Alignment = .center) -> _ModifiedView<Self> {
+        modified(.layout(.layered(resolve(overlay), alignment: alignment, inFront: true)))
+    }
+    /// `shape` filled with `style` in front of the view, in the view's frame.
+    public func overlay<S: ShapeStyle, T: Shape>(_ style: S, in shape: T, fillStyle: FillStyle = FillStyle()) -> _ModifiedView<Self> {
+        overlay(shape.fill(style, style: fillStyle))
+    }
 }

@@ -20,9 +20,22 @@ public protocol View {
     @ViewBuilder var body: Body { get }
 }
 
-/// Views the engine draws itself. Their `body` is empty; the resolver asks them for their node.
+/// Views the engine draws itself: their `Body` is `Never` (as in SwiftUI), and the resolver
+/// asks them for their node instead.
 protocol PrimitiveView {
     func makeNode() -> ViewNode
+}
+
+/// The body of a primitive view, which has none: the renderer draws such views directly and
+/// never asks. Reaching it means calling `body` on a primitive by hand, a programming error,
+/// as in SwiftUI.
+func primitiveBody<V>(of _: V.Type) -> Never {
+    preconditionFailure("\(V.self) is a primitive view: it has no body (the renderer draws it directly)")
+}
+
+extension Never: View {
+    public typealias Body = Never
+    public var body: Never { self }
 }
 
 /// Resolves a view to its node: primitives directly, compositions through their body.
@@ -32,9 +45,9 @@ func resolve<V: View>(_ view: V) -> ViewNode {
 }
 
 /// A view that draws nothing and takes no space.
-public struct EmptyView: View, PrimitiveView {
+public struct EmptyView: View, PrimitiveView, Sendable {
     public init() {}
-    public var body: EmptyView { self }
+    public var body: Never { primitiveBody(of: Self.self) }
     func makeNode() -> ViewNode { .empty }
 }
 
@@ -42,32 +55,36 @@ public struct EmptyView: View, PrimitiveView {
 public struct TupleView<each Content: View>: View, PrimitiveView {
     let content: (repeat each Content)
     public init(_ content: repeat each Content) { self.content = (repeat each content) }
-    public var body: EmptyView { EmptyView() }
+    public var body: Never { primitiveBody(of: Self.self) }
     func makeNode() -> ViewNode {
         var nodes: [ViewNode] = []
         for view in repeat each content {
-            nodes.append(.identity(StructuralID.position(nodes.count), resolve(view)))
+            nodes.append(.modified(.meta(.identity(ViewID(StructuralID.position(nodes.count)))), resolve(view)))
         }
-        return .sequence(nodes)
+        return .container(.sequence(nodes))
     }
 }
+
+extension TupleView: Sendable where repeat each Content: Sendable {}
 
 /// One of two views (`if`/`else` in a builder).
 public enum _ConditionalContent<TrueContent: View, FalseContent: View>: View, PrimitiveView {
     case first(TrueContent)
     case second(FalseContent)
-    public var body: EmptyView { EmptyView() }
+    public var body: Never { primitiveBody(of: Self.self) }
     func makeNode() -> ViewNode {
         switch self {
-        case .first(let v): .identity(StructuralID.branch(true), resolve(v))
-        case .second(let v): .identity(StructuralID.branch(false), resolve(v))
+        case .first(let v): .modified(.meta(.identity(ViewID(StructuralID.branch(true)))), resolve(v))
+        case .second(let v): .modified(.meta(.identity(ViewID(StructuralID.branch(false)))), resolve(v))
         }
     }
 }
 
+extension _ConditionalContent: Sendable where TrueContent: Sendable, FalseContent: Sendable {}
+
 /// An optional view (`if` without `else`), and a list of views (`for` loops).
 extension Optional: View where Wrapped: View {
-    public var body: EmptyView { EmptyView() }
+    public var body: Never { primitiveBody(of: Self.self) }
 }
 extension Optional: PrimitiveView where Wrapped: View {
     func makeNode() -> ViewNode { map(resolve) ?? .empty }
@@ -75,9 +92,11 @@ extension Optional: PrimitiveView where Wrapped: View {
 
 public struct _ViewList<Content: View>: View, PrimitiveView {
     let views: [Content]
-    public var body: EmptyView { EmptyView() }
-    func makeNode() -> ViewNode { .sequence(views.map(resolve)) }
+    public var body: Never { primitiveBody(of: Self.self) }
+    func makeNode() -> ViewNode { .container(.sequence(views.map(resolve))) }
 }
+
+extension _ViewList: Sendable where Content: Sendable {}
 
 /// Builds views from blocks, as SwiftUI's `@ViewBuilder`: any number of children, `if`/`else`,
 /// optionals and `for` loops.

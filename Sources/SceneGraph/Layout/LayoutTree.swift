@@ -1,0 +1,126 @@
+import Foundation
+
+/// A view tree laid out: every node with the rectangle layout gave it and its children laid
+/// out (the layout tree, the product of the layout phase). Rectangles are in points, in the
+/// space lowering uses: before transforms, a drawing group's content in the group's own space.
+/// Lowering and animation read it; nothing lays the views out again.
+struct PlacedNode: Sendable {
+    /// What the node is, without the views below it (those are `children`, laid out).
+    enum Content: Sendable {
+        case leaf(Leaf)
+        case container(Container)
+        case modifier(Modifier)
+    }
+
+    var content: Content
+    var rect: CGRect
+    /// Containers: their children in order. Modifiers: the view they modify, then (for a
+    /// background, an overlay or a mask) the second view, laid out in the first's frame.
+    var children: [PlacedNode]
+}
+
+extension PlacedNode {
+    /// `root` laid out in a canvas of `size` points: proposed the canvas, and the size it
+    /// chooses centred in it, as a window does.
+    init(laying root: ViewNode, inCanvas size: CGSize) {
+        let pass = LayoutPass(root)
+        let chosen = pass.size(of: 0, ProposedSize(size))
+        self = pass.place(0, in: Alignment.center.place(chosen, in: CGRect(origin: .zero, size: size)))
+    }
+}
+
+/// A size proposed by a parent; nil in a dimension asks for the ideal size.
+struct ProposedSize: Hashable {
+    var width: CGFloat?
+    var height: CGFloat?
+    init(width: CGFloat?, height: CGFloat?) { self.width = width; self.height = height }
+    init(_ size: CGSize) { width = size.width; height = size.height }
+    static let ideal = ProposedSize(width: nil, height: nil)
+}
+
+/// One layout of a view tree: the nodes numbered once (an arena, each node's children a run of
+/// indices), each node's size memoised per proposal for the whole pass, and the placed tree
+/// built from those sizes.
+///
+/// Why memoise: a stack asks each child its size several times (at 0 and ∞ to learn its
+/// flexibility, then with its share), and each of those asks of a nested stack does the same
+/// of its children, so without a memo nested stacks cost about 3^depth. The proposals a node
+/// meets collapse to a handful (0, ∞, nil, and the real shares), so with it a layout costs a
+/// bounded number of size computations per view: linear in the number of views. SwiftUI's
+/// `Layout` documents the same reuse of layout results.
+final class LayoutPass {
+    private var nodes: [ViewNode] = []
+    private var firstChild: [Int] = []
+    private var childCount: [Int] = []
+    private var childIndices: [Int] = []
+    private var memo: [Key: CGSize] = [:]
+
+    private struct Key: Hashable {
+        var node: Int
+        var proposal: ProposedSize
+    }
+
+    /// Node 0 is `root`.
+    init(_ root: ViewNode) {
+        _ = add(root)
+    }
+
+    /// Numbers `node` and, after it, the subtree below it; each node's children take
+    /// consecutive places in `childIndices`.
+    private func add(_ node: ViewNode) -> Int {
+        let index = nodes.count
+        nodes.append(node)
+        firstChild.append(0)
+        childCount.append(0)
+        let below = LayoutPass.children(of: node).map(add)
+        firstChild[index] = childIndices.count
+        childCount[index] = below.count
+        childIndices.append(contentsOf: below)
+        return index
+    }
+
+    /// What a node lays out: a container's children (flattened), a modifier's content and
+    /// second view.
+    private static func children(of node: ViewNode) -> [ViewNode] {
+        switch node {
+        case .leaf: []
+        case .container(let c): c.children.flatMap(ViewNode.children)
+        case let .modified(modifier, content):
+            switch modifier {
+            case .layout(.layered(let second, _, _)), .boundary(.mask(let second, _)): [content, second]
+            case .layout, .effect, .boundary, .meta: [content]
+            }
+        }
+    }
+
+    func node(_ i: Int) -> ViewNode { nodes[i] }
+    func children(_ i: Int) -> ArraySlice<Int> { childIndices[firstChild[i]..<firstChild[i] + childCount[i]] }
+    func child(_ i: Int, _ k: Int = 0) -> Int { childIndices[firstChild[i] + k] }
+
+    /// The size node `i` chooses for `proposal`, computed once per pass.
+    func size(of i: Int, _ proposal: ProposedSize) -> CGSize {
+        let key = Key(node: i, proposal: proposal)
+        if let known = memo[key] { return known }
+        let s = measure(i, proposal)
+        memo[key] = s
+        return s
+    }
+
+    /// Node `i` and everything below it placed in `rect`.
+    func place(_ i: Int, in rect: CGRect) -> PlacedNode {
+        let node = nodes[i]
+        let content: PlacedNode.Content
+        switch node {
+        case .leaf(.laidOut(let tree)):
+            // Laid out already: moved, not laid out again.
+            guard rect.origin != tree.rect.origin else { return tree }
+            let d = CGAffineTransform(translationX: rect.minX - tree.rect.minX, y: rect.minY - tree.rect.minY)
+            return PlacedNode(content: .modifier(.effect(.transform(.affine(d), anchor: .topLeading))), rect: rect, children: [tree])
+        case .leaf(let leaf): content = .leaf(leaf)
+        case .container(let c): content = .container(c.withoutChildren)
+        case .modified(let m, _): content = .modifier(m)
+        }
+        let placed = childRects(i, in: rect).map { place($0.0, in: $0.1) }
+        return PlacedNode(content: content, rect: rect, children: placed)
+    }
+}

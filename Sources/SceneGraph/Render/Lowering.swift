@@ -1,0 +1,233 @@
+import Foundation
+
+/// Lowering state: where points land in device space, and the per-leaf effects leaves inherit.
+struct LowerContext {
+    var transform: CGAffineTransform
+    var opacity: Double = 1
+    /// The innermost blend mode written above (nil: none yet, normal).
+    var blendMode: BlendMode? = nil
+    /// Clips written above, in device space; every leaf keeps each one's coverage.
+    var clips: [ClipPath] = []
+    /// Shadows written above, in device space; every leaf casts each.
+    var shadows: [DropShadow] = []
+    /// Device pixels per point: a drawing group's image is rasterized at this scale in its own
+    /// space, whatever the transforms around it.
+    var scale: Double = 1
+    /// Colour effects written above, composed (inner first): applied to each leaf's paint.
+    var colorMatrix: ColorMatrix? = nil
+    /// The foreground style and tint leaves resolve their styles against.
+    var environment = EnvironmentValues()
+
+    /// A boundary's content: the boundary itself takes the outer opacity, blend mode, clips,
+    /// shadows and colour effects, once, for its composite.
+    var isolated: LowerContext {
+        var inner = self
+        inner.opacity = 1
+        inner.blendMode = nil
+        inner.clips = []
+        inner.shadows = []
+        inner.colorMatrix = nil
+        return inner
+    }
+
+    /// How a group made here goes onto what lies behind it.
+    var composite: DisplayItem.Composite {
+        DisplayItem.Composite(opacity: opacity, blendMode: blendMode ?? .normal, clips: clips, shadows: shadows)
+    }
+
+    /// The shadows a leaf casts: its opacity fades them as it fades the leaf.
+    var leafShadows: [DropShadow] {
+        shadows.map { var s = $0; s.color = s.color.opacity(opacity); return s }
+    }
+}
+
+/// Warnings collected while lowering, once each.
+final class LoweringNotes {
+    private(set) var warnings: [String] = []
+    func warn(_ text: String) { if !warnings.contains(text) { warnings.append(text) } }
+}
+
+/// Turns a laid-out view tree into a display list: leaves in device space with their per-leaf
+/// effects accumulated, and a group wherever a boundary isolates its content. Reads the layout
+/// tree only; nothing is measured or placed again.
+struct Lowering {
+    let notes = LoweringNotes()
+    /// The work a stroke may ask for; beyond it lowering throws.
+    let limits: StrokeLimits
+
+    /// The display list of `root`, at `scale` device pixels per point.
+    func displayList(_ root: PlacedNode, scale: Double) throws(StrokeRefusal) -> DisplayList {
+        var items: [DisplayItem] = []
+        try lower(root, LowerContext(transform: CGAffineTransform(scaleX: scale, y: scale), scale: scale), into: &items)
+        return DisplayList(items: items, warnings: notes.warnings)
+    }
+
+    /// Appends the drawing of `placed` to `items`.
+    func lower(_ placed: PlacedNode, _ context: LowerContext, into items: inout [DisplayItem]) throws(StrokeRefusal) {
+        let rect = placed.rect
+        switch placed.content {
+        case .leaf(let leaf):
+            try lowerLeaf(leaf, in: rect, context, into: &items)
+        case .container:
+            for child in placed.children { try lower(child, context, into: &items) }
+        case .modifier(.layout(let layout)):
+            switch layout {
+            case .layered(_, _, let inFront):
+                // Content and second view in drawing order: a background behind, an overlay in front.
+                let order = inFront ? placed.children : placed.children.reversed()
+                for child in order { try lower(child, context, into: &items) }
+            case .padding, .frame, .flexibleFrame, .aspectRatio, .position, .fixedSize, .offset, .priority:
+                for child in placed.children { try lower(child, context, into: &items) }
+            }
+        case .modifier(.meta(let meta)):
+            var inner = context
+            switch meta {
+            case .environment(let value): inner.environment = context.environment.setting(value)
+            case .identity, .transition, .geometryGroup: break
+            }
+            for child in placed.children { try lower(child, inner, into: &items) }
+        case .modifier(.effect(let effect)):
+            try lower(placed.children[0], try applying(effect, in: rect, to: context), into: &items)
+        case .modifier(.boundary(let boundary)):
+            if let matrix = context.colorMatrix {
+                // Colour effects written outside a boundary apply once to its result: the
+                // boundary is lowered plain and wrapped in a filter layer that takes the outer
+                // opacity, blend mode, clips and shadows.
+                var inner: [DisplayItem] = []
+                try lower(placed, context.isolated, into: &inner)
+                if !inner.isEmpty, context.opacity > 0 {
+                    items.append(.group(.init(composite: context.composite, isolation: .colorMatrix(matrix), children: inner)))
+                }
+                return
+            }
+            try lowerBoundary(boundary, placed, context, into: &items)
+        }
+    }
+
+    private func lowerLeaf(_ leaf: Leaf, in rect: CGRect, _ context: LowerContext, into items: inout [DisplayItem]) throws(StrokeRefusal) {
+        switch leaf {
+        case .empty, .spacer:
+            break
+        case .laidOut(let tree):
+            try lower(tree, context, into: &items)
+        case let .shape(geometry, style, rule):
+            guard context.opacity > 0 else { return }
+            // As in SwiftUI, a shape draws in its own space, (0, 0) at its frame's origin: a
+            // `Path` view's coordinates are relative to where layout put it.
+            let (local, place) = localSpace(rect, context.transform)
+            var fill = context.environment.resolve(style)._fill(in: local)
+            if let matrix = context.colorMatrix { fill = fill.mapColors(matrix.apply(to:)) }
+            fill = fill.transformed(by: place).opacity(context.opacity)
+            let path = try geometry.path(local, _PathResolution(transform: place, limits: limits)).applying(place)
+            items.append(.leaf(.init(path: path, fill: fill, fillRule: rule, blendMode: context.blendMode ?? .normal,
+                                     clips: context.clips, shadows: context.leafShadows)))
+        case let .image(content, _, filter):
+            guard context.opacity > 0 else { return }
+            // Image pixels → the frame's own space (stretched to the laid-out size) → device.
+            let (local, place) = localSpace(rect, context.transform)
+            let pixels = (CGFloat(content.surface.width), CGFloat(content.surface.height))
+            let fill = ShapeFill.image(ImageFill(content: content, imageTransform: CGAffineTransform(scaleX: local.width / pixels.0, y: local.height / pixels.1),
+                                                 filter: filter)).transformed(by: place)
+            let path = Path(local).applying(place)
+            if let matrix = context.colorMatrix {
+                // Colour effects on pixels: a filter layer around the image, carrying the leaf's
+                // opacity, blend mode, clips and shadows.
+                items.append(.group(.init(composite: context.composite, isolation: .colorMatrix(matrix),
+                                          children: [.leaf(.init(path: path, fill: fill))])))
+            } else {
+                items.append(.leaf(.init(path: path, fill: fill.opacity(context.opacity), blendMode: context.blendMode ?? .normal,
+                                         clips: context.clips, shadows: context.leafShadows)))
+            }
+        }
+    }
+
+    /// The context below a per-leaf effect written on a view whose frame is `rect`.
+    private func applying(_ effect: Effect, in rect: CGRect, to context: LowerContext) throws(StrokeRefusal) -> LowerContext {
+        var inner = context
+        switch effect {
+        case .transform(let t, let anchor):
+            // About the anchor, in points, then on to device space: a transform written outside
+            // composes after (to the left of) the ones inside.
+            let a = anchor.point(in: rect)
+            let local = CGAffineTransform(translationX: -a.x, y: -a.y).concatenating(t.matrix)
+                .concatenating(CGAffineTransform(translationX: a.x, y: a.y))
+            inner.transform = local.concatenating(context.transform)
+        case .opacity(let a):
+            inner.opacity *= a
+        case .blendMode(let mode):
+            // Modifiers wrap from the outside in, so the first mode met is the outermost; an
+            // inner one (closer to the leaf) replaces it.
+            if let outer = context.blendMode, outer != mode {
+                notes.warn("blendMode(.\(outer.rawValue)) written outside is overridden by blendMode(.\(mode.rawValue)) nearer the leaves: the nearest mode wins")
+            }
+            inner.blendMode = mode
+        case let .shadow(color, radius, offset):
+            // To device space: the offset through the transform's linear part, σ scaled by the
+            // transform's mean scale.
+            let t = context.transform
+            let scale = abs(t.a * t.d - t.b * t.c).squareRoot()
+            let d = CGSize(width: t.a * offset.width + t.c * offset.height, height: t.b * offset.width + t.d * offset.height)
+            // Colour effects written outside the shadow colour it too (it is part of what they
+            // affect); those written inside do not.
+            let shadowColor = context.colorMatrix.map { $0.apply(to: color) } ?? color
+            inner.shadows.append(DropShadow(color: shadowColor, sigma: Double(radius) / 2 * scale, offset: d))
+        case let .clip(geometry, rule):
+            let (local, place) = localSpace(rect, context.transform)
+            // Resolved like a leaf's path (a clip may be a stroke's outline).
+            let path = try geometry.path(local, _PathResolution(transform: place, limits: limits))
+            inner.clips.append(ClipPath(path: path.applying(place), fillRule: rule))
+        case .color(let matrix):
+            inner.colorMatrix = context.colorMatrix.map { matrix.followed(by: $0) } ?? matrix
+        }
+        return inner
+    }
+
+    private func lowerBoundary(_ boundary: Boundary, _ placed: PlacedNode, _ context: LowerContext,
+                               into items: inout [DisplayItem]) throws(StrokeRefusal) {
+        let rect = placed.rect
+        switch boundary {
+        case .compositingGroup:
+            var children: [DisplayItem] = []
+            try lower(placed.children[0], context.isolated, into: &children)
+            if !children.isEmpty, context.opacity > 0 {
+                items.append(.group(.init(composite: context.composite, isolation: .layer, children: children)))
+            }
+        case .blur(let radius, let opaque):
+            var children: [DisplayItem] = []
+            try lower(placed.children[0], context.isolated, into: &children)
+            let t = context.transform
+            let sigma = Double(radius) * Double(abs(t.a * t.d - t.b * t.c).squareRoot())
+            if !children.isEmpty, context.opacity > 0 {
+                items.append(.group(.init(composite: context.composite, isolation: .blur(sigma: sigma, opaque: opaque), children: children)))
+            }
+        case .mask:
+            var children: [DisplayItem] = [], mask: [DisplayItem] = []
+            try lower(placed.children[0], context.isolated, into: &children)
+            try lower(placed.children[1], context.isolated, into: &mask)
+            if !children.isEmpty, !mask.isEmpty, context.opacity > 0 {
+                items.append(.group(.init(composite: context.composite, isolation: .mask(mask), children: children)))
+            }
+        case let .drawingGroup(opaque, mode):
+            // Lowered in the group's own space: origin at its frame's top-left, in pixels at the
+            // render scale, so the same subtree lowers to the same children wherever it is
+            // placed (the cache's key). Outer transforms only move the finished image.
+            let s = context.scale
+            let width = Int((rect.width * s - 1e-9).rounded(.up)), height = Int((rect.height * s - 1e-9).rounded(.up))
+            var local = LowerContext(transform: CGAffineTransform(scaleX: s, y: s), scale: s)
+            local.environment = context.environment
+            var children: [DisplayItem] = []
+            try lower(placed.children[0], local, into: &children)
+            guard width > 0, height > 0, !children.isEmpty || opaque, context.opacity > 0 else { return }
+            let placement = CGAffineTransform(scaleX: 1 / s, y: 1 / s)
+                .concatenating(CGAffineTransform(translationX: rect.minX, y: rect.minY)).concatenating(context.transform)
+            let image = GroupImage(opaque: opaque, colorMode: mode, width: width, height: height, placement: placement)
+            items.append(.group(.init(composite: context.composite, isolation: .image(image), children: children)))
+        }
+    }
+}
+
+/// A frame's own space (origin (0, 0), its size) and the transform from it to device pixels.
+private func localSpace(_ rect: CGRect, _ transform: CGAffineTransform) -> (CGRect, CGAffineTransform) {
+    (CGRect(origin: .zero, size: rect.size),
+     CGAffineTransform(translationX: rect.minX, y: rect.minY).concatenating(transform))
+}

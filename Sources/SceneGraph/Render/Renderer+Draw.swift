@@ -1,0 +1,143 @@
+import Foundation
+
+extension Renderer {
+    /// Draws planned items onto `surface`, whose pixel (0, 0) is device pixel `origin`: the
+    /// surface the plan was made for.
+    func draw(_ items: [PlannedItem], on surface: Surface, origin: (x: Int, y: Int)) throws {
+        let canvas = Canvas(surface, rasterizer: rasterizer)
+        for item in items {
+            switch item {
+            case let .leaf(leaf, plan): try drawLeaf(leaf, plan, on: canvas, origin: origin)
+            case let .group(group, plan): try drawGroup(group, plan, on: canvas, origin: origin)
+            }
+        }
+    }
+
+    private func drawLeaf(_ leaf: DisplayItem.Leaf, _ plan: LeafPlan, on canvas: Canvas, origin: (x: Int, y: Int)) throws {
+        guard plan.visible else { return }
+        let shift = CGAffineTransform(translationX: CGFloat(-origin.x), y: CGFloat(-origin.y))
+        var mask: CoverageMask?
+        if !leaf.clips.isEmpty {
+            guard let m = try clipMask(leaf.clips, shift: shift, surface: canvas.surface) else { return }
+            mask = m
+        }
+        if !leaf.shadows.isEmpty {
+            let caster = plan.caster.applying(shift)
+            for (shadow, planned) in zip(leaf.shadows, plan.shadowMasks) {
+                guard let planned else { continue }
+                try recorder.time("filters") {
+                    try canvas.drawShadow(of: caster, fillRule: leaf.fillRule, shadow: shadow,
+                                          maskBounds: planned.bounds.offsetBy(dx: -origin.x, dy: -origin.y))
+                }
+                recorder.transient(planned)
+            }
+        }
+        try recorder.time("rasterization") {
+            try canvas.fill(leaf.path, with: leaf.fill.drawablePaint(), fillRule: leaf.fillRule, transform: shift,
+                            paintTransform: leaf.fill.transform.concatenating(shift), opacity: leaf.fill.coverageOpacity,
+                            blendMode: leaf.blendMode, clipMask: mask)
+        }
+        recorder.stats.leafDraws += 1
+    }
+
+    /// A group: its children drawn into its layer, the layer prepared as its isolation says
+    /// (a colour matrix, a blur, a mask; a drawing group's image cached and placed), then its
+    /// shadows and the layer composited onto the parent through its clips.
+    private func drawGroup(_ group: DisplayItem.Group, _ plan: GroupPlan, on canvas: Canvas, origin: (x: Int, y: Int)) throws {
+        guard let planned = plan.layer else { return }
+        if case let .image(image, placement, conversion) = plan.preparation {
+            try drawImage(group, plan, planned, image, placement, conversion, on: canvas, origin: origin)
+            return
+        }
+        let bounds = plan.layerRect
+        let covered = group.children.first?.coversOpaquely(bounds) ?? false
+        let (layer, bytes) = try makeLayer(planned, width: bounds.width, height: bounds.height, pooled: true, cleared: !covered)
+        defer {
+            recorder.release(bytes)
+            recycle(layer)
+        }
+        try draw(plan.children, on: layer, origin: (bounds.x, bounds.y))
+        switch plan.preparation {
+        case .none, .image:
+            break
+        case .colorMatrix(let matrix):
+            recorder.time("filters") { layer.apply(matrix) }
+        case let .blur(sigma, opaque):
+            recorder.time("filters") { layer.blur(sigma: sigma, clampEdges: opaque) }
+        case let .mask(maskImage, maskItems):
+            let (maskLayer, maskBytes) = try makeLayer(maskImage, width: bounds.width, height: bounds.height, pooled: true)
+            defer {
+                recorder.release(maskBytes)
+                recycle(maskLayer)
+            }
+            try draw(maskItems, on: maskLayer, origin: (bounds.x, bounds.y))
+            recorder.time("composition") { layer.keep(alphaOf: maskLayer) }
+        }
+        let c = group.composite
+        try finish(group, plan, layer, at: bounds.x - origin.x, bounds.y - origin.y, on: canvas, origin: origin) { layer, dx, dy, mask in
+            try canvas.surface.composite(layer, at: dx, y: dy, opacity: c.opacity, blendMode: c.blendMode, clipMask: mask)
+        }
+    }
+
+    /// A group's finished `layer`, whose pixel (0, 0) lies at (`dx`, `dy`) of the canvas: its
+    /// shadows (from the layer's alpha, faded by the group's opacity), then the layer through
+    /// the group's clips, by `composite(layer, x, y, clip mask)`.
+    func finish(_ group: DisplayItem.Group, _ plan: GroupPlan, _ layer: Surface, at dx: Int, _ dy: Int, on canvas: Canvas,
+                origin: (x: Int, y: Int), composite: (Surface, Int, Int, CoverageMask?) throws -> Void) throws {
+        let c = group.composite
+        guard plan.composited else { return }
+        var mask: CoverageMask?
+        if !c.clips.isEmpty {
+            let shift = CGAffineTransform(translationX: CGFloat(-origin.x), y: CGFloat(-origin.y))
+            guard let m = try clipMask(c.clips, shift: shift, surface: canvas.surface) else { return }
+            mask = m
+        }
+        for (shadow, planned) in zip(c.shadows, plan.shadowMasks) {
+            var s = shadow
+            s.color = s.color.opacity(c.opacity)
+            _ = try recorder.time("filters") { try canvas.drawShadow(of: layer, at: dx, y: dy, shadow: s) }
+            recorder.transient(planned)
+        }
+        try recorder.time("composition") { try composite(layer, dx, dy, mask) }
+    }
+
+    /// The combined coverage of `clips` on `surface` (nil: nothing survives).
+    func clipMask(_ clips: [ClipPath], shift: CGAffineTransform, surface: Surface) throws -> CoverageMask? {
+        var mask: CoverageMask?
+        for clip in clips {
+            guard let m = try CoverageMask.make(clip.path.applying(shift), fillRule: clip.fillRule, within: surface.bounds,
+                                                rasterizer: rasterizer)
+            else { return nil }
+            if let current = mask {
+                guard let both = try current.intersected(m) else { return nil }
+                mask = both
+            } else {
+                mask = m
+            }
+        }
+        return mask
+    }
+
+    /// An offscreen surface for the planned image `planned`, `width` × `height` pixels, within
+    /// `maximumOffscreenBytes` of everything the render holds at once, recorded in the
+    /// statistics (release its bytes when it is gone). `pooled`: the layer may come from the
+    /// pool (the caller gives it back with `recycle`); `cleared`: it must start transparent
+    /// (false when the first drawing covers it).
+    func makeLayer(_ planned: PlannedImage, width: Int, height: Int, pooled: Bool = false, cleared: Bool = true) throws -> (Surface, Int) {
+        let bytes = width * height * planned.format.bytesPerPixel
+        guard recorder.liveBytes + bytes <= maximumOffscreenBytes else {
+            throw RenderError.offscreenLimit(needed: recorder.liveBytes + bytes, limit: maximumOffscreenBytes)
+        }
+        let surface: Surface
+        if pooled, let reused = layerPool.take(width: width, height: height, format: planned.format) {
+            if cleared { recorder.time("composition") { reused.clear() } }
+            surface = reused
+        } else {
+            surface = try Surface(width: width, height: height, format: planned.format)
+        }
+        return (surface, recorder.allocate(planned))
+    }
+
+    /// A pooled layer this render has finished with, for the next one.
+    func recycle(_ layer: Surface) { layerPool.give(layer) }
+}
