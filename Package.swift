@@ -107,6 +107,11 @@ let package = Package(
             name: "PixelTestingTests",
             dependencies: ["PixelTesting"]
         ),
+        // SwiftUI code compiled with only its import changed (and rendered).
+        .testTarget(
+            name: "SwiftUICompatibilityTests",
+            dependencies: ["SceneGraph"]
+        ),
         // Runs the built `compose` binary as a user would (the dependency makes SwiftPM build it).
         .testTarget(
             name: "ComposeTests",

@@ -269,6 +269,8 @@ let scaling = options.scenes == nil || options.scenes!.contains("scaling")
 
 let offscreen = options.scenes == nil || options.scenes!.contains("offscreen") ? try offscreenSeries(runs: options.runs) : []
 let booleans = options.scenes == nil || options.scenes!.contains("booleans") ? booleanSeries(runs: options.runs) : []
+let layouts = options.scenes == nil || options.scenes!.contains("layout")
+    ? try layoutSeries(runs: options.runs, quick: options.quick) : []
 let animations = options.scenes == nil || options.scenes!.contains("animation") ? try animationSeries(runs: options.runs) : []
 
 struct Report: Codable {
@@ -278,12 +280,13 @@ struct Report: Codable {
     var floor: [String: Double]
     var offscreen: [OffscreenRow]
     var booleans: [BooleanRow]
+    var layouts: [LayoutRow]
     var animations: [AnimationRow]
     var peers: [PeerRow]
     var scaling: [ScalingRow]
 }
 let report = Report(date: ISO8601DateFormatter().string(from: Date()), runs: options.runs, scenes: rows, floor: floor,
-                    offscreen: offscreen, booleans: booleans, animations: animations, peers: peerRows, scaling: scaling)
+                    offscreen: offscreen, booleans: booleans, layouts: layouts, animations: animations, peers: peerRows, scaling: scaling)
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
 let url = URL(fileURLWithPath: options.json)

@@ -7,7 +7,7 @@ extension LayoutPass {
         guard members.count > 1 else { return [] }
         return (1..<members.count).map { k in
             if let spacing { return spacing }
-            return node(members[k - 1]).isSpacer || node(members[k]).isSpacer ? 0 : defaultStackSpacing
+            return isSpacer[members[k - 1]] || isSpacer[members[k]] ? 0 : defaultStackSpacing
         }
     }
 
@@ -23,8 +23,8 @@ extension LayoutPass {
             axis == .horizontal ? ProposedSize(width: main, height: proposal.height) : ProposedSize(width: proposal.width, height: main)
         }
         func childSize(_ child: Int, _ main: CGFloat?) -> CGSize {
-            if case .leaf(.spacer(let minLength)) = node(child).unwrapped {
-                let m = minLength ?? defaultStackSpacing
+            if isSpacer[child] {
+                let m = spacerLength[child] ?? defaultStackSpacing
                 let length = max(m, main ?? m)
                 return axis == .horizontal ? CGSize(width: length, height: 0) : CGSize(width: 0, height: length)
             }
@@ -35,10 +35,12 @@ extension LayoutPass {
         }
         let smallest = members.map { childSize($0, 0).along(axis) }
         let flexibility = members.indices.map { childSize(members[$0], .infinity).along(axis) - smallest[$0] }
-        let priority = members.map { node($0).layoutPriority }
+        let priority = members.map { self.priority[$0] }
         var remaining = max(0, total - stackGaps(members, spacing: spacing).reduce(0, +))
         var result = Array(repeating: CGSize.zero, count: members.count)
-        for level in Set(priority).sorted(by: >) {
+        // Usually every child has the same priority: one level, nothing held back.
+        let levels = priority.allSatisfy { $0 == priority[0] } ? Array(priority.prefix(1)) : Set(priority).sorted(by: >)
+        for level in levels {
             let served = members.indices.filter { priority[$0] == level }
             // What the lower priorities need at their smallest is held back for them.
             let reserved = members.indices.filter { priority[$0] < level }.reduce(0) { $0 + smallest[$1] }

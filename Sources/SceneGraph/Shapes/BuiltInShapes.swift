@@ -130,3 +130,31 @@ public struct Capsule: InsettableShape {
         return copy
     }
 }
+
+// The shapes by name where a shape is expected (SwiftUI's static members), so that
+// `.clipShape(.circle)` and `.background(.mint, in: .capsule)` read as in SwiftUI.
+extension Shape where Self == Rectangle {
+    public static var rect: Rectangle { Rectangle() }
+}
+extension Shape where Self == RoundedRectangle {
+    public static func rect(cornerRadius: CGFloat, style: RoundedCornerStyle = .continuous) -> RoundedRectangle {
+        RoundedRectangle(cornerRadius: cornerRadius, style: style)
+    }
+    public static func rect(cornerSize: CGSize, style: RoundedCornerStyle = .continuous) -> RoundedRectangle {
+        RoundedRectangle(cornerSize: cornerSize, style: style)
+    }
+}
+extension Shape where Self == UnevenRoundedRectangle {
+    public static func rect(cornerRadii: RectangleCornerRadii, style: RoundedCornerStyle = .continuous) -> UnevenRoundedRectangle {
+        UnevenRoundedRectangle(cornerRadii: cornerRadii, style: style)
+    }
+}
+extension Shape where Self == Circle {
+    public static var circle: Circle { Circle() }
+}
+extension Shape where Self == Ellipse {
+    public static var ellipse: Ellipse { Ellipse() }
+}
+extension Shape where Self == Capsule {
+    public static var capsule: Capsule { Capsule() }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import SceneGraph
+import Testing
+
+/// The snippets in Snippets.swift compile with only their import changed; these render them
+/// and check what SwiftUI would draw, so a snippet that compiles but means something else
+/// fails too.
+@Suite struct SnippetTests {
+    /// `.tint` is SwiftUI's accent colour (system blue, #007AFF) unless `tint(_:)` sets it.
+    /// The border is 6 pt inside a 120 × 44 frame centred in 140 × 60: its top edge runs from
+    /// y 8 to 14, so (70, 11) is solid border.
+    @Test func tintIsTheAccentColourUntilSet() throws {
+        let size = CGSize(width: 140, height: 60)
+        let blue = try Renderer().render(TintedBorder(), size: size)
+        #expect(blue.pixel(x: 70, y: 11) == RGBA8(0, 122, 255, 255))
+        let pink = try Renderer().render(TintedBorder().tint(.pink), size: size)
+        #expect(pink.pixel(x: 70, y: 11) == RGBA8(255, 45, 85, 255))
+        // The inside stays white.
+        #expect(pink.pixel(x: 70, y: 30) == RGBA8(255, 255, 255, 255))
+    }
+
+    /// The file-scope border is a value like any other view.
+    @Test func aViewAtFileScopeRenders() throws {
+        let surface = try Renderer().render(borde.frame(width: 100, height: 30), size: CGSize(width: 100, height: 30))
+        #expect(surface.pixel(x: 50, y: 3) == RGBA8(0, 122, 255, 255))
+    }
+
+    /// A ViewModifier's body is applied as if written out: the card's padding (16) and
+    /// shadow are there.
+    @Test func viewModifiersApplyTheirBody() throws {
+        let size = CGSize(width: 100, height: 100)
+        let viaModifier = try Renderer().render(Color.blue.frame(width: 40, height: 40).cardStyle(), size: size)
+        let written = try Renderer().render(Color.blue.frame(width: 40, height: 40).padding()
+            .background(RoundedRectangle(cornerRadius: 16).fill(.white)).shadow(radius: 4, y: 2), size: size)
+        #expect(try viaModifier.compare(to: written).differingPixels == 0)
+        // Concatenated modifiers apply in order.
+        let twice = try Renderer().render(Color.blue.frame(width: 20, height: 20).modifier(CardStyle().concat(CardStyle(cornerRadius: 4))),
+                                          size: size)
+        let twiceWritten = try Renderer().render(Color.blue.frame(width: 20, height: 20).modifier(CardStyle())
+            .modifier(CardStyle(cornerRadius: 4)), size: size)
+        #expect(try twice.compare(to: twiceWritten).differingPixels == 0)
+    }
+
+    /// Every other snippet renders (their semantics are pinned by the suites of their
+    /// features): the badge's capsule background, the ring, the swatches, the orbit, the
+    /// spotlight, the pie and the layout.
+    @Test func everySnippetRenders() throws {
+        let size = CGSize(width: 200, height: 160)
+        let badge = try Renderer().render(Badge(isAvailable: true), size: size)
+        // The badge is 78 × 10 of content padded to 110 × 30, centred: x 45…155, y 65…95. At
+        // (100, 68), inside the padding, the capsule behind is green (#34C759 = 52, 199, 89) at
+        // 0.15 over white: premultiplied (8, 30, 13) with alpha 38, plus 255 × (1 − 38/255) =
+        // 217: (225, 247, 230), ±1 for pixman's rounding.
+        let p = badge.pixel(x: 100, y: 68)
+        #expect(abs(Int(p.r) - 225) <= 1 && abs(Int(p.g) - 247) <= 1 && abs(Int(p.b) - 230) <= 1, "\(p)")
+        for view in [AnyView(ProgressRing(progress: 0.7)), AnyView(Swatches()), AnyView(Orbit()), AnyView(Spotlight()),
+                     AnyView(Pie()), AnyView(Layout())] {
+            _ = try Renderer().render(view, size: size)
+        }
+    }
+}
