@@ -1,16 +1,17 @@
 import Compositor
 import SceneGraph
 import Foundation
+import Synchronization
 import Testing
 
 /// Counts snapshots per test so unnamed ones are numbered 1, 2, … in call order.
-private final class SnapshotCounter: @unchecked Sendable {
-    private var counts: [String: Int] = [:]
-    private let lock = NSLock()
+private final class SnapshotCounter: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
     func next(_ key: String) -> Int {
-        lock.lock(); defer { lock.unlock() }
-        counts[key, default: 0] += 1
-        return counts[key]!
+        counts.withLock { counts in
+            counts[key, default: 0] += 1
+            return counts[key, default: 0]
+        }
     }
 }
 private let counter = SnapshotCounter()

@@ -36,7 +36,7 @@ extension Builtins {
                 return .invalid
             }
             guard let d = e.seconds(b, "duration", positive: true) else { return .invalid }
-            return .animation(.timingCurve(b.double("c0x")!, b.double("c0y")!, b.double("c1x")!, b.double("c1y")!,
+            return .animation(.timingCurve(try b.required(b.double("c0x"), "c0x"), try b.required(b.double("c0y"), "c0y"), try b.required(b.double("c1x"), "c1x"), try b.required(b.double("c1y"), "c1y"),
                                            duration: d ?? Animation.defaultDuration))
         }
         both("spring", "response: number?, dampingFraction: number?, blendDuration: number?") { b, e in
@@ -66,26 +66,26 @@ extension Builtins {
     static let animationMethods = table([
         Builtin("delay", "_ seconds: number") { b, e in
             guard let d = e.seconds(b, "seconds", positive: false) else { return .invalid }
-            return .animation(b.animation("self")!.delay(d ?? 0))
+            return .animation(try b.required(b.animation("self"), "self").delay(d ?? 0))
         },
         Builtin("speed", "_ factor: number") { b, e in
-            let f = b.double("factor")!
+            let f = try b.required(b.double("factor"), "factor")
             guard f > 0, f <= 1000 else {
                 e.error(b.location("factor"), "the speed must be above 0 and at most 1000, got \(f.plainDescription)")
                 return .invalid
             }
-            return .animation(b.animation("self")!.speed(f))
+            return .animation(try b.required(b.animation("self"), "self").speed(f))
         },
         Builtin("repeatCount", "_ count: int, autoreverses: bool?") { b, e in
-            let n = b.int("count")!
+            let n = try b.required(b.int("count"), "count")
             guard (1...10_000).contains(n) else {
                 e.error(b.location("count"), "the repeat count must be from 1 to 10000, got \(n)")
                 return .invalid
             }
-            return .animation(b.animation("self")!.repeatCount(n, autoreverses: b.bool("autoreverses") ?? true))
+            return .animation(try b.required(b.animation("self"), "self").repeatCount(n, autoreverses: b.bool("autoreverses") ?? true))
         },
         Builtin("repeatForever", "autoreverses: bool?") { b, _ in
-            .animation(b.animation("self")!.repeatForever(autoreverses: b.bool("autoreverses") ?? true))
+            .animation(try b.required(b.animation("self"), "self").repeatForever(autoreverses: b.bool("autoreverses") ?? true))
         },
     ].map { var m = $0; m.checksCoordinates = false; return m })
 }
@@ -120,7 +120,7 @@ extension Evaluator {
                 return .void
             }
             e.animationDeclared = b.call
-            e.animation = b.animation("animation")!
+            e.animation = try b.required(b.animation("animation"), "animation")
             return .void
         }
         return try dispatch([builtin], args, receiver: nil, at: location)

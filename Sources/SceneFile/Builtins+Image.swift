@@ -4,10 +4,10 @@ import SceneGraph
 extension Builtins {
     /// Methods only an `Image` has (others are view modifiers).
     static let imageMethods = table([
-        Builtin("resizable", "") { b, _ in .image(b.image("self")!.resizable()) },
+        Builtin("resizable", "") { b, _ in .image(try b.required(b.image("self"), "self").resizable()) },
         Builtin("interpolation", "_ interpolation: interpolation") { b, _ in
             let modes: [String: Image.Interpolation] = ["none": .none, "low": .low, "medium": .medium, "high": .high]
-            return .image(b.image("self")!.interpolation(modes[b.enumCase("interpolation")!] ?? .high))
+            return .image(try b.required(b.image("self"), "self").interpolation(modes[try b.required(b.enumCase("interpolation"), "interpolation")] ?? .high))
         },
     ])
 }

@@ -84,7 +84,7 @@ enum Builtins {
     static let colorMethods = table([
         Builtin("opacity", "_ value: number") { b, _ in
             guard case .color(let c) = b.values["self"] else { return .invalid }
-            return .color(c.opacity(b.double("value")!))
+            return .color(c.opacity(try b.required(b.double("value"), "value")))
         },
     ])
     static let pathMethods = table(pathOperations)
@@ -103,12 +103,12 @@ enum Builtins {
         },
     ])
     static let transformMethods = table([
-        Builtin("rotated", "by angle: number") { b, _ in .transform(b.transform("self")!.rotated(by: b.cg("angle")!)) },
-        Builtin("scaledBy", "x: number, y: number") { b, _ in .transform(b.transform("self")!.scaledBy(x: b.cg("x")!, y: b.cg("y")!)) },
+        Builtin("rotated", "by angle: number") { b, _ in .transform(try b.required(b.transform("self"), "self").rotated(by: try b.required(b.cg("angle"), "angle"))) },
+        Builtin("scaledBy", "x: number, y: number") { b, _ in .transform(try b.required(b.transform("self"), "self").scaledBy(x: try b.required(b.cg("x"), "x"), y: try b.required(b.cg("y"), "y"))) },
         Builtin("translatedBy", "x: number, y: number") { b, _ in
-            .transform(b.transform("self")!.translatedBy(x: b.cg("x")!, y: b.cg("y")!))
+            .transform(try b.required(b.transform("self"), "self").translatedBy(x: try b.required(b.cg("x"), "x"), y: try b.required(b.cg("y"), "y")))
         },
-        Builtin("concatenating", "_ other: transform") { b, _ in .transform(b.transform("self")!.concatenating(b.transform("other")!)) },
+        Builtin("concatenating", "_ other: transform") { b, _ in .transform(try b.required(b.transform("self"), "self").concatenating(try b.required(b.transform("other"), "other"))) },
     ])
     static let arrayMethods = table([
         Builtin("reversed", "") { b, _ in .array(Array((b.array("self") ?? []).reversed())) },

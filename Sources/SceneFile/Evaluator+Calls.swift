@@ -163,7 +163,15 @@ extension Evaluator {
                     return .invalid
                 }
             }
-            return try builtin.run(bound, self)
+            do {
+                return try builtin.run(bound, self)
+            } catch let mismatch as ArgumentMismatch {
+                // A builtin read an argument as another type than its signature declares: a
+                // bug in the builtin table, reported where it shows instead of trapping.
+                error(mismatch.location, "internal error: '\(signature.name)' read argument '\(mismatch.name)' as another type than it declares",
+                      hint: "please report this scene")
+                return .invalid
+            }
         }
         guard let best else { return .invalid }
         var hint = best.mismatch.hint

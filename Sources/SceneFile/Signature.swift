@@ -141,12 +141,32 @@ struct Arg {
 }
 
 /// Arguments bound to parameter names, already coerced to their types.
+/// A builtin read an argument as another type than its signature declares (see
+/// `Bound.required`).
+struct ArgumentMismatch: Error {
+    let name: String
+    let location: SourceLocation
+}
+
 struct Bound {
     var values: [String: Value] = [:]
     var locations: [String: SourceLocation] = [:]
     var call: SourceLocation
 
     func has(_ name: String) -> Bool { values[name] != nil }
+
+    /// An argument the signature declares as required, read with one of the typed accessors
+    /// below: matching made sure it is there and of that type, so nil means the builtin reads
+    /// it as another type than it declares, which throws `ArgumentMismatch` (a located error)
+    /// rather than trapping.
+    ///
+    /// ```swift
+    /// Builtin("Path", "_ rect: rect") { b, _ in .shape(SceneShape(Path(try b.required(b.rect("rect"), "rect")), name: "Path")) }
+    /// ```
+    func required<T>(_ value: T?, _ name: String) throws -> T {
+        guard let value else { throw ArgumentMismatch(name: name, location: location(name)) }
+        return value
+    }
     func location(_ name: String) -> SourceLocation { locations[name] ?? call }
     func double(_ name: String) -> Double? {
         switch values[name] {

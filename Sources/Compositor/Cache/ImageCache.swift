@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Offscreen images kept between renders under a byte budget, least recently used evicted
 /// first: what makes a `drawingGroup()` cheap on the frames after its first. Safe to share
@@ -11,7 +12,7 @@ import Foundation
 /// cache.insert(surface, for: "badge")
 /// cache.image(for: "badge")      // a read-only view of the pixels, or nil after eviction
 /// ```
-public final class ImageCache<Key: Hashable & Sendable>: @unchecked Sendable {
+public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// What the cache has done since it was made.
     public struct Statistics: Sendable, Equatable, Codable {
         public var hits = 0
@@ -27,46 +28,68 @@ public final class ImageCache<Key: Hashable & Sendable>: @unchecked Sendable {
     public static var defaultBudgetBytes: Int { 256 << 20 }
 
     private struct Entry {
-        let surface: Surface
+        let stored: StoredSurface
         let bytes: Int
         var lastUse: UInt64
     }
 
-    private let lock = NSLock()
-    private var entries: [Key: Entry] = [:]
-    private var clock: UInt64 = 0
-    private var stats = Statistics()
-    private var budget: Int
-
-    public init(budgetBytes: Int = ImageCache.defaultBudgetBytes) {
-        budget = max(0, budgetBytes)
+    /// A stored image. The caller of `insert` hands it over and never draws into it again, and
+    /// it only leaves the cache as a new surface over its pixels (which nobody writes), so
+    /// threads may share it although `Surface` itself is not `Sendable`.
+    private struct StoredSurface: @unchecked Sendable {
+        let surface: Surface
     }
 
-    /// The most bytes of pixels the cache holds; lowering it evicts at once.
-    public var budgetBytes: Int {
-        get { lock.withLock { budget } }
-        set {
-            lock.withLock {
-                budget = max(0, newValue)
-                evict(toFit: 0)
+    /// Everything the cache holds, behind one lock. The stored surfaces are never written
+    /// after `insert` and only leave as new views of their pixels, so sharing them is safe.
+    private struct State: ~Copyable {
+        var entries: [Key: Entry] = [:]
+        var clock: UInt64 = 0
+        var stats = Statistics()
+        var budget: Int
+
+        /// Evicts least recently used images until `incoming` more bytes fit the budget.
+        mutating func evict(toFit incoming: Int) {
+            while stats.bytes + incoming > budget, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                entries.removeValue(forKey: oldest.key)
+                stats.bytes -= oldest.value.bytes
+                stats.images -= 1
+                stats.evictions += 1
             }
         }
     }
 
-    public var statistics: Statistics { lock.withLock { stats } }
+    private let state: Mutex<State>
+
+    public init(budgetBytes: Int = ImageCache.defaultBudgetBytes) {
+        state = Mutex(State(budget: max(0, budgetBytes)))
+    }
+
+    /// The most bytes of pixels the cache holds; lowering it evicts at once.
+    public var budgetBytes: Int {
+        get { state.withLock { $0.budget } }
+        set {
+            state.withLock {
+                $0.budget = max(0, newValue)
+                $0.evict(toFit: 0)
+            }
+        }
+    }
+
+    public var statistics: Statistics { state.withLock { $0.stats } }
 
     /// The image stored for `key` (a view of its pixels; counted as a hit), or nil (a miss).
     public func image(for key: Key) -> Surface? {
-        let stored: Surface? = lock.withLock {
-            guard var entry = entries[key] else {
-                stats.misses += 1
+        let stored: Surface? = state.withLock { s in
+            guard var entry = s.entries[key] else {
+                s.stats.misses += 1
                 return nil
             }
-            clock += 1
-            entry.lastUse = clock
-            entries[key] = entry
-            stats.hits += 1
-            return entry.surface
+            s.clock += 1
+            entry.lastUse = s.clock
+            s.entries[key] = entry
+            s.stats.hits += 1
+            return entry.stored.surface
         }
         return stored.flatMap { try? Surface(sharingPixelsOf: $0) }
     }
@@ -77,41 +100,31 @@ public final class ImageCache<Key: Hashable & Sendable>: @unchecked Sendable {
     @discardableResult
     public func insert(_ surface: Surface, for key: Key) -> Bool {
         let bytes = surface.byteCount
-        return lock.withLock {
-            if let old = entries.removeValue(forKey: key) {
-                stats.bytes -= old.bytes
-                stats.images -= 1
+        let stored = StoredSurface(surface: surface)
+        return state.withLock { s in
+            if let old = s.entries.removeValue(forKey: key) {
+                s.stats.bytes -= old.bytes
+                s.stats.images -= 1
             }
-            guard bytes <= budget else { return false }
-            evict(toFit: bytes)
-            clock += 1
-            entries[key] = Entry(surface: surface, bytes: bytes, lastUse: clock)
-            stats.bytes += bytes
-            stats.images += 1
+            guard bytes <= s.budget else { return false }
+            s.evict(toFit: bytes)
+            s.clock += 1
+            s.entries[key] = Entry(stored: stored, bytes: bytes, lastUse: s.clock)
+            s.stats.bytes += bytes
+            s.stats.images += 1
             return true
         }
     }
 
     /// Drops every image whose key is not in `keep` (e.g. the images one render used).
     public func removeAll(except keep: Set<Key>) {
-        lock.withLock {
-            for key in Array(entries.keys) where !keep.contains(key) {
-                stats.bytes -= entries.removeValue(forKey: key)!.bytes
-                stats.images -= 1
+        state.withLock { s in
+            for key in Array(s.entries.keys) where !keep.contains(key) {
+                if let removed = s.entries.removeValue(forKey: key) { s.stats.bytes -= removed.bytes }
+                s.stats.images -= 1
             }
         }
     }
 
     public func removeAll() { removeAll(except: []) }
-
-    /// Evicts least recently used images until `incoming` more bytes fit the budget. Called
-    /// with the lock held.
-    private func evict(toFit incoming: Int) {
-        while stats.bytes + incoming > budget, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            entries.removeValue(forKey: oldest.key)
-            stats.bytes -= oldest.value.bytes
-            stats.images -= 1
-            stats.evictions += 1
-        }
-    }
 }

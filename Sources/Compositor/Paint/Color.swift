@@ -30,7 +30,7 @@ public struct Color: Hashable, Sendable {
         case .sRGB: (self.red, self.green, self.blue) = (red, green, blue)
         case .sRGBLinear: (self.red, self.green, self.blue) = (srgbEncode(red), srgbEncode(green), srgbEncode(blue))
         }
-        alpha = min(1, max(0, opacity.isNaN ? 0 : opacity))
+        alpha = Opacity(opacity).value
     }
 
     public init(white: Double, opacity: Double = 1) {
@@ -68,7 +68,7 @@ public struct Color: Hashable, Sendable {
     /// The same colour with its opacity multiplied by `opacity` (SwiftUI's `Color.opacity(_:)`).
     public func opacity(_ opacity: Double) -> Color {
         var c = self
-        c.alpha = min(1, max(0, alpha * (opacity.isNaN ? 0 : opacity)))
+        c.alpha = Opacity(alpha * opacity).value
         return c
     }
 

@@ -46,7 +46,7 @@ extension Surface {
     /// 0.5 × encode(1.5) → 152).
     public func compositeExtended(_ layer: Surface, at ox: Int, y oy: Int, opacity: Double) {
         precondition(layer.format == .rgbaFloat && (format == .argb32 || format == .xrgb32))
-        let k = min(1, max(0, opacity))
+        let k = Opacity(opacity).value
         for y in 0..<layer.height where oy + y >= 0 && oy + y < height {
             let src = (layer.data + y * layer.stride).assumingMemoryBound(to: Float.self)
             let dst = (data + (oy + y) * stride).assumingMemoryBound(to: UInt32.self)

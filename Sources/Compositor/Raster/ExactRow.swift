@@ -20,8 +20,8 @@ struct SortKey {
     var index: Int32
 }
 
-/// Scratch for `resolveRowExactly`, reused from row to row and freed by the rasterizer.
-struct ExactRowScratch {
+/// Scratch for `resolveRowExactly`, reused from row to row; its buffers are freed with it.
+struct ExactRowScratch: ~Copyable {
     var sorted = ScratchBuffer<Piece>()
     var sortedIndex = ScratchBuffer<Int32>()
     var keys = ScratchBuffer<SortKey>()
@@ -36,11 +36,6 @@ struct ExactRowScratch {
     var totalDelta = ScratchBuffer<Int32>()
     var resolved = ScratchBuffer<Bool>()
     var chain = ScratchBuffer<Int32>()
-
-    func free() {
-        sorted.free(); sortedIndex.free(); keys.free(); columnCount.free(); slots.free(); sortKeys.free(); endPoints.free(); events.free()
-        sortedEvents.free(); eventStart.free(); windingTop.free(); totalDelta.free(); resolved.free(); chain.free()
-    }
 }
 
 /// Accumulates one strip of rows (`rowTop` to `rowBottom`) so that the fill rule is applied
@@ -141,7 +136,7 @@ func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, rowBotto
         if c.yb < rowBottom, !neighbourMeets(i, c.xb, c.yb) { s.endPoints.append(EndPoint(x: c.xb, y: c.yb, net: -c.dir)) }
     }
     if s.endPoints.count > 0 {
-        let pts = s.endPoints
+        let pts = s.endPoints.view
         // Sort by (y, x) and merge equal points; keep the unbalanced ones. (Few points: ends
         // of horizontal edges, band-edge splits, a contour's first and last segments.)
         for a in 1..<pts.count {
@@ -186,7 +181,7 @@ func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, rowBotto
             step(p[g].ya, p[g].dir)
             step(p[g].yb, -p[g].dir)
         }
-        let steps = s.endPoints
+        let steps = s.endPoints.view
         if steps.count > 0 {
             for i in 0..<guardFirst {
                 let c = p[i]
@@ -219,7 +214,7 @@ func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, rowBotto
         s.columnCount[Int(ev.piece)] &+= 1
     }
     // Each piece has a few events: insertion sort beats a general sort's setup.
-    let ev = s.sortedEvents
+    let ev = s.sortedEvents.view
     for i in 0..<k {
         let lo = Int(s.eventStart[i]), hi = Int(s.eventStart[i + 1])
         guard hi - lo > 1 else { continue }
@@ -245,7 +240,7 @@ func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, rowBotto
         s.keys.append(SortKey(key: p[i].xa, tie: p[i].slope, index: Int32(i)))
     }
     // Columns are in order; inside a column, order by x then slope (few pieces: insertion sort).
-    let keys = s.keys
+    let keys = s.keys.view
     for a in 1..<max(1, keys.count) {
         let key = keys[a]
         var b = a - 1
@@ -370,7 +365,7 @@ private func resolveByCounting(_ i: Int, _ p: UnsafeBufferPointer<Piece>, _ s: i
 /// Fills `slots` with the indices of `keys` in order of each key's pixel column (a stable
 /// counting sort, O(count + columns)); negative keys are left out.
 @inline(__always)
-private func countingSortByColumn(columns: Int, keys: ScratchBuffer<Double>, counts: inout ScratchBuffer<Int32>,
+private func countingSortByColumn(columns: Int, keys: borrowing ScratchBuffer<Double>, counts: inout ScratchBuffer<Int32>,
                                   slots: inout ScratchBuffer<Int32>) {
     counts.reset(count: columns + 1, to: 0)
     var total = 0

@@ -90,8 +90,6 @@ public final class Rasterizer {
     deinit {
         accumulation.deallocate()
         mask.deallocate()
-        rows.free()
-        spans.free()
     }
 
     /// Rasterizes `path` (mapped by `transform` to device pixels) clipped to `clip`, calling
@@ -164,7 +162,7 @@ public final class Rasterizer {
         let maskStride = (width + 3) & ~3
         let bandHeight = max(1, min(y1 - y0, maximumBandCells / stride))
         reserve(cells: stride * bandHeight, maskBytes: maskStride * bandHeight)
-        let scale = Float(min(1, max(0, opacity)) * 255)
+        let scale = Float(Opacity(opacity).value * 255)
 
         var top = y0
         while top < y1 {
@@ -199,9 +197,9 @@ public final class Rasterizer {
     /// the band) but not output. Rows resolved exactly already hold disjoint 0/1 regions: they
     /// are only clamped.
     private func sweep(rows: Int, width: Int, stride: Int, maskStride: Int, fillRule: FillRule,
-                       exact: ScratchBuffer<Bool>, scale: Float, origin: (x: Int, y: Int)) {
+                       exact: borrowing ScratchBuffer<Bool>, scale: Float, origin: (x: Int, y: Int)) {
         spans.removeAll()
-        let touchedFirst = self.rows.touchedFirst, touchedLast = self.rows.touchedLast
+        let touchedFirst = self.rows.touchedFirst.base, touchedLast = self.rows.touchedLast.base
         var chunkLo = Int.max, chunkHi = Int.min, chunkTop = 0
         for row in 0..<rows {
             if row % spanChunkRows == 0 {

@@ -17,7 +17,7 @@ struct Edge {
 /// first row, the active list stays in segment order (so connected pieces sit side by side),
 /// and each strip's pieces are cut into a small buffer that is reused, so memory stays
 /// proportional to the edges crossing one strip.
-struct RowScratch {
+struct RowScratch: ~Copyable {
     var edges = ScratchBuffer<Edge>()
     var startCount = ScratchBuffer<Int32>()
     var startOrder = ScratchBuffer<Int32>()
@@ -33,11 +33,6 @@ struct RowScratch {
     var runs = ScratchBuffer<Run>()
     var guardSteps = ScratchBuffer<GuardStep>()
     var exactScratch = ExactRowScratch()
-
-    func free() {
-        edges.free(); startCount.free(); startOrder.free(); active.free(); merged.free(); incoming.free(); row.free()
-        exact.free(); runs.free(); guardSteps.free(); exactScratch.free(); touchedFirst.free(); touchedLast.free()
-    }
 
     /// Accumulates a band of `rows` rows; returns how many rows went through the exact path.
     mutating func accumulate(segments: [Double], contours: [Int32], originX: Double, originY: Double,

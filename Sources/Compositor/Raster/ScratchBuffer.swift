@@ -1,8 +1,9 @@
 /// A growable buffer of plain values for the rasterizer's hot loops: appends and element
 /// updates with no copy-on-write checks and no reference counting (an `Array` checks
 /// uniqueness on every append and every `a[i] += 1`, which cost S4 8 % of its instructions).
-/// It is a value holding a pointer: its owner frees it exactly once, in `deinit`.
-struct ScratchBuffer<Element: BitwiseCopyable> {
+/// It owns its memory and cannot be copied (`~Copyable`), so the memory is freed exactly once,
+/// when the buffer goes away.
+struct ScratchBuffer<Element: BitwiseCopyable>: ~Copyable {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var capacity: Int
     var count = 0
@@ -12,8 +13,7 @@ struct ScratchBuffer<Element: BitwiseCopyable> {
         base = .allocate(capacity: self.capacity)
     }
 
-    /// Releases the memory; the buffer must not be used afterwards.
-    func free() { base.deallocate() }
+    deinit { base.deallocate() }
 
     @inline(__always) var isEmpty: Bool { count == 0 }
 
@@ -39,11 +39,26 @@ struct ScratchBuffer<Element: BitwiseCopyable> {
 
     @inline(__always) var buffer: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
+    /// The elements as they are now, to read and write in a hot loop without going through
+    /// the owner (valid until the buffer next grows or goes away).
+    @inline(__always) var view: ScratchView<Element> { ScratchView(base: base, count: count) }
+
     private mutating func grow(to newCapacity: Int) {
         let grown = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         grown.update(from: base, count: count)
         base.deallocate()
         base = grown
         capacity = newCapacity
+    }
+}
+
+/// A window on a `ScratchBuffer`'s elements: a pointer and a count, copyable, owning nothing.
+struct ScratchView<Element: BitwiseCopyable> {
+    let base: UnsafeMutablePointer<Element>
+    let count: Int
+
+    @inline(__always) subscript(i: Int) -> Element {
+        get { base[i] }
+        nonmutating set { base[i] = newValue }
     }
 }

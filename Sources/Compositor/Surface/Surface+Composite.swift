@@ -8,7 +8,7 @@ extension Surface {
     /// writes; colour-space conversion between encoded and linear surfaces is the caller's job.
     public func composite(_ layer: Surface, at x: Int = 0, y: Int = 0, opacity: Double = 1,
                           blendMode: BlendMode = .normal, clipMask: CoverageMask? = nil) throws {
-        let a = min(1, max(0, opacity))
+        let a = Opacity(opacity).value
         guard a > 0 else { return }
         if let clipMask {
             // Through the clip: fill the layer's rectangle with the layer as an image paint.

@@ -28,7 +28,7 @@ struct Interpolator {
     /// The animation curve's value: may leave [0, 1] (a spring overshoots).
     let progress: Double
     /// The progress for fades and transitions: `progress` clamped to [0, 1].
-    var presence: Double { min(1, max(0, progress)) }
+    var presence: Double { Opacity(progress).value }
 
     func tree(from old: PlacedNode, to new: PlacedNode) -> PlacedNode {
         matched(old, new, GeometryReference())

@@ -171,7 +171,7 @@ struct LayerPlanner {
             clip.fillRule == leaf.fillRule ? shape.intersection(clip.path, eoFill: leaf.fillRule == .evenOdd) : shape
         }
         var masks: [PlannedImage?] = []
-        do {
+        if !leaf.shadows.isEmpty {
             let bounds = caster.applying(shift).boundingRect
             for shadow in leaf.shadows {
                 try shadow.validate()
