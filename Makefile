@@ -6,7 +6,7 @@ SWIFT ?= swift
 PACKAGES := libpixman-1-dev libpng-dev pkg-config
 BENCH_PACKAGES := $(PACKAGES) libcairo2-dev
 
-.PHONY: deps deps-bench build demo examples test sanitize fuzz bench bench-quick clean
+.PHONY: deps deps-bench build demo examples test packages docs sanitize fuzz bench bench-quick clean
 
 # Installs whatever of $(1) dpkg does not list as installed; as non-root, prints the command.
 define install_missing
@@ -56,9 +56,42 @@ examples: deps
 	@echo "wrote Examples/README.md"
 
 # Reference images are compared, never recorded: a missing one fails (with the command that
-# records it) instead of being written silently, as in CI.
-test: deps
-	SNAPSHOT_TESTING_RECORD=never $(SWIFT) test
+# records it) instead of being written silently, as in CI. Warnings are errors, here, in the
+# Benchmarks/ and Fuzz/ packages, which are compiled first (see `packages`), and in the DocC
+# catalogs (see `docs`).
+test: deps-bench packages docs
+	SNAPSHOT_TESTING_RECORD=never $(SWIFT) test -Xswiftc -warnings-as-errors
+
+# Compiles the Benchmarks/ and Fuzz/ packages with warnings as errors, without timing or
+# fuzzing anything, so a change that breaks them fails `make test` (and CI). The fuzz targets
+# are compiled but not linked: linking needs libFuzzer's runtime, which `make fuzz` adds.
+packages: deps-bench
+	touch Benchmarks/Package.swift Fuzz/Package.swift
+	cd Benchmarks && $(SWIFT) build --quiet -Xswiftc -warnings-as-errors
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "compiling Fuzz/fuzz-$$t"; \
+	  (cd Fuzz && $(SWIFT) build --quiet -Xswiftc -parse-as-library -Xswiftc -warnings-as-errors --target fuzz-$$t) || exit 1; \
+	done
+
+# DocC catalogs of the library modules, built with the toolchain's own docc from the symbol
+# graphs SwiftPM writes (no outside plugin), warnings as errors (a broken symbol link or an
+# undocumented parameter of a documented function fails): one static-hosting archive per module
+# in .build/docs/. Browse one with `docc preview Sources/<M>/<M>.docc
+# --additional-symbol-graph-dir .build/docs/symbols/<M>`, or serve .build/docs/<M>.doccarchive.
+DOCC ?= docc
+DOC_MODULES := Compositor SceneGraph SceneFile PixelTesting
+docs: deps
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public > /dev/null
+	@for m in $(DOC_MODULES); do \
+	  rm -rf .build/docs/symbols/$$m .build/docs/$$m.doccarchive && mkdir -p .build/docs/symbols/$$m; \
+	  cp .build/*/symbolgraph/$$m.symbols.json .build/docs/symbols/$$m/ || exit 1; \
+	  cp .build/*/symbolgraph/$$m@*.symbols.json .build/docs/symbols/$$m/ 2>/dev/null || true; \
+	  $(DOCC) convert Sources/$$m/$$m.docc --additional-symbol-graph-dir .build/docs/symbols/$$m \
+	    --fallback-display-name $$m --fallback-bundle-identifier compositor.$$m \
+	    --output-path .build/docs/$$m.doccarchive --transform-for-static-hosting --warnings-as-errors \
+	    > .build/docs/$$m.log 2>&1 || { cat .build/docs/$$m.log; exit 1; }; \
+	  echo "wrote .build/docs/$$m.doccarchive"; \
+	done
 
 # The suite under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each in its own
 # build folder. Leaks inside the toolchain's XCTest and Foundation are suppressed (.ci/lsan.supp).

@@ -8,8 +8,9 @@ let package = Package(
         .library(name: "SceneGraph", targets: ["SceneGraph"]),
         .library(name: "SceneFile", targets: ["SceneFile"]),
         .library(name: "PixelTesting", targets: ["PixelTesting"]),
-        .library(name: "ReferenceScenes", targets: ["ReferenceScenes"]),
-        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
+        // For this repository's own Benchmarks/ and Fuzz/ packages, not for users: underscored.
+        .library(name: "_ReferenceScenes", targets: ["ReferenceScenes"]),
+        .library(name: "_FuzzTargets", targets: ["FuzzTargets"]),
         .executable(name: "compose", targets: ["compose"]),
     ],
     targets: [
@@ -83,14 +84,21 @@ let package = Package(
 
         // MARK: - Tests
 
+        // Approximate equality for geometry and pixels, shared by the suites (not a product).
+        .target(
+            name: "_TestSupport",
+            dependencies: ["Compositor"],
+            path: "Tests/_TestSupport"
+        ),
+
         .testTarget(
             name: "CompositorTests",
-            dependencies: ["Compositor", "ReferenceScenes"],
+            dependencies: ["_TestSupport", "Compositor", "ReferenceScenes"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "SceneGraphTests",
-            dependencies: ["SceneGraph", "PixelTesting", "ReferenceScenes"],
+            dependencies: ["_TestSupport", "SceneGraph", "PixelTesting", "ReferenceScenes"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(

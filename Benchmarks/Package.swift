@@ -19,7 +19,7 @@ let package = Package(
             dependencies: [
                 "CCairo",
                 .product(name: "Compositor", package: "Compositor"),
-                .product(name: "ReferenceScenes", package: "Compositor"),
+                .product(name: "_ReferenceScenes", package: "Compositor"),
                 .product(name: "SceneGraph", package: "Compositor"),
             ]
         ),

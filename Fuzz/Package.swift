@@ -11,7 +11,7 @@ let package = Package(
     dependencies: [.package(name: "Compositor", path: "..")],
     targets: [
         // libFuzzer's entry and driver call, shared by the executables.
-        .target(name: "FuzzDriver", dependencies: [.product(name: "FuzzTargets", package: "Compositor")]),
+        .target(name: "FuzzDriver", dependencies: [.product(name: "_FuzzTargets", package: "Compositor")]),
     ] + targets.map { name in
         .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzDriver"], path: "Sources/fuzz-\(name)")
     },

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _TestSupport
 @testable import Compositor
 
 @Suite struct PaintTests {
@@ -95,22 +96,18 @@ import Testing
         return s.pixel(x: 1, y: 1)
     }
 
-    func near(_ a: RGBA8, _ b: RGBA8, _ tol: Int = 1) -> Bool {
-        abs(Int(a.r) - Int(b.r)) <= tol && abs(Int(a.g) - Int(b.g)) <= tol && abs(Int(a.b) - Int(b.b)) <= tol && abs(Int(a.a) - Int(b.a)) <= tol
-    }
-
     @Test func separableModesMatchTheirFormulas() throws {
         let s = Color(rgb: 0xC86432), d = Color(rgb: 0x64C8FA)   // (200,100,50) over (100,200,250)
         // multiply: s·d/255 → (78, 78, 49); screen: s + d − s·d/255 → (222, 222, 251)
-        #expect(near(try blend(s, over: d, .multiply), RGBA8(78, 78, 49, 255)))
-        #expect(near(try blend(s, over: d, .screen), RGBA8(222, 222, 251, 255)))
+        #expect(isNear(try blend(s, over: d, .multiply), RGBA8(78, 78, 49, 255)))
+        #expect(isNear(try blend(s, over: d, .screen), RGBA8(222, 222, 251, 255)))
         // darken/lighten: per-channel min/max; difference |s − d|
-        #expect(near(try blend(s, over: d, .darken), RGBA8(100, 100, 50, 255)))
-        #expect(near(try blend(s, over: d, .lighten), RGBA8(200, 200, 250, 255)))
-        #expect(near(try blend(s, over: d, .difference), RGBA8(100, 100, 200, 255)))
+        #expect(isNear(try blend(s, over: d, .darken), RGBA8(100, 100, 50, 255)))
+        #expect(isNear(try blend(s, over: d, .lighten), RGBA8(200, 200, 250, 255)))
+        #expect(isNear(try blend(s, over: d, .difference), RGBA8(100, 100, 200, 255)))
         // plusLighter: min(255, s + d) → (255, 255, 255); plusDarker: max(0, s + d − 255) → (45, 45, 45)
-        #expect(near(try blend(s, over: d, .plusLighter), RGBA8(255, 255, 255, 255)))
-        #expect(near(try blend(s, over: d, .plusDarker), RGBA8(45, 45, 45, 255)))
+        #expect(isNear(try blend(s, over: d, .plusLighter), RGBA8(255, 255, 255, 255)))
+        #expect(isNear(try blend(s, over: d, .plusDarker), RGBA8(45, 45, 45, 255)))
     }
 
     @Test func plusDarkerWithTranslucentSource() throws {
@@ -135,7 +132,7 @@ import Testing
         let half = try blend(s, over: d, mode, opacity: 0.5)
         func mid(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) + Double(b)) / 2 + 0.5) }
         let expected = RGBA8(mid(full.r, 0xE0), mid(full.g, 0xA0), mid(full.b, 0x40), 255)
-        #expect(near(half, expected, 2), "\(mode): \(half) vs \(expected)")
+        #expect(isNear(half, expected, within: 2), "\(mode): \(half) vs \(expected)")
     }
 
     @Test func destinationOutAndSourceAtopAndDestinationOver() throws {

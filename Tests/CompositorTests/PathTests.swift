@@ -1,25 +1,21 @@
 import Foundation
 import Testing
+import _TestSupport
 @testable import Compositor
 
 @Suite struct PathTests {
-    func close(_ a: CGPoint?, _ b: CGPoint, _ eps: Double = 1e-9) -> Bool {
-        guard let a else { return false }
-        return abs(a.x - b.x) < eps && abs(a.y - b.y) < eps
-    }
-
     @Test func arcFromZeroToNinetyCounterclockwiseFalsePassesThroughTheBottom() {
         // SwiftUI (y down): clockwise: false sweeps towards increasing angles, so 0° → 90° ends
         // at the bottom of the circle, (cx, cy + r), passing (cx + r·cos 45°, cy + r·sin 45°).
         var p = Path()
         p.addArc(center: CGPoint(x: 50, y: 50), radius: 20, startAngle: .degrees(0), endAngle: .degrees(90), clockwise: false)
-        #expect(close(p.currentPoint, CGPoint(x: 50, y: 70)))
+        #expect(isClose(p.currentPoint, CGPoint(x: 50, y: 70)))
         #expect(p.contains(CGPoint(x: 50 + 20 * cos(.pi / 4) - 0.5, y: 50 + 20 * sin(.pi / 4) - 0.5)))
         #expect(p.boundingRect.minY >= 50 - 1e-9)   // it never goes above the centre
         // clockwise: true takes the long way round, through the top.
         var q = Path()
         q.addArc(center: CGPoint(x: 50, y: 50), radius: 20, startAngle: .degrees(0), endAngle: .degrees(90), clockwise: true)
-        #expect(close(q.currentPoint, CGPoint(x: 50, y: 70)))
+        #expect(isClose(q.currentPoint, CGPoint(x: 50, y: 70)))
         #expect(abs(q.boundingRect.minY - 30) < 1e-9)
     }
 
@@ -37,8 +33,8 @@ import Testing
         var p = Path()
         p.move(to: .zero)
         p.addArc(center: CGPoint(x: 50, y: 0), radius: 10, startAngle: .degrees(180), endAngle: .degrees(0), clockwise: false)
-        if case .line(let q) = p.elements[1] { #expect(close(q, CGPoint(x: 40, y: 0))) } else { Issue.record() }
-        #expect(close(p.currentPoint, CGPoint(x: 60, y: 0)))
+        if case .line(let q) = p.elements[1] { #expect(isClose(q, CGPoint(x: 40, y: 0))) } else { Issue.record() }
+        #expect(isClose(p.currentPoint, CGPoint(x: 60, y: 0)))
         // Sweeping 180° → 0° with increasing angles passes through 270°, the top (y < 0).
         #expect(abs(p.boundingRect.minY + 10) < 1e-9)
     }
@@ -46,8 +42,8 @@ import Testing
     @Test func relativeArcSweepsByDelta() {
         var p = Path()
         p.addRelativeArc(center: .zero, radius: 1, startAngle: .degrees(90), delta: .degrees(-90))
-        #expect(close(p.elements.first.flatMap { if case .move(let q) = $0 { q } else { nil } }, CGPoint(x: 0, y: 1)))
-        #expect(close(p.currentPoint, CGPoint(x: 1, y: 0)))
+        #expect(isClose(p.elements.first.flatMap { if case .move(let q) = $0 { q } else { nil } }, CGPoint(x: 0, y: 1)))
+        #expect(isClose(p.currentPoint, CGPoint(x: 1, y: 0)))
     }
 
     @Test func tangentArcRoundsACorner() {
@@ -57,7 +53,7 @@ import Testing
         p.move(to: .zero)
         p.addArc(tangent1End: CGPoint(x: 100, y: 0), tangent2End: CGPoint(x: 100, y: 100), radius: 20)
         #expect(p.elements[1] == .line(to: CGPoint(x: 80, y: 0)))
-        #expect(close(p.currentPoint, CGPoint(x: 100, y: 20), 1e-9))
+        #expect(isClose(p.currentPoint, CGPoint(x: 100, y: 20), tolerance: 1e-9))
         // Collinear points degrade to a line to tangent1End.
         var q = Path()
         q.move(to: .zero)
@@ -107,7 +103,7 @@ import Testing
         let p = Path(ellipseIn: CGRect(x: 0, y: 0, width: 20, height: 10))
         #expect(p.elements.first == .move(to: CGPoint(x: 20, y: 5)))
         // The first quarter ends at the bottom (y down: clockwise on screen).
-        if case .curve(let to, _, _) = p.elements[1] { #expect(close(to, CGPoint(x: 10, y: 10))) } else { Issue.record() }
+        if case .curve(let to, _, _) = p.elements[1] { #expect(isClose(to, CGPoint(x: 10, y: 10))) } else { Issue.record() }
         #expect(p.elements.last == .closeSubpath)
     }
 
@@ -160,7 +156,7 @@ import Testing
         #expect(p.elements[10] == .quadCurve(to: CGPoint(x: 9, y: 9), control: CGPoint(x: 8, y: 8)))
         // The arc ends exactly where it was told: a half circle from (9, 9) to (19, 9).
         let afterArc = p.elements.firstIndex(of: .closeSubpath)!
-        if case .curve(let to, _, _) = p.elements[afterArc - 1] { #expect(close(to, CGPoint(x: 19, y: 9), 1e-9)) }
+        if case .curve(let to, _, _) = p.elements[afterArc - 1] { #expect(isClose(to, CGPoint(x: 19, y: 9), tolerance: 1e-9)) }
         // The relative moveto after z starts from the subpath start (10, 10).
         #expect(p.elements[afterArc + 1] == .move(to: CGPoint(x: 11, y: 11)))
     }
@@ -180,7 +176,7 @@ import Testing
         #expect(p.elements[1] == .line(to: CGPoint(x: 10, y: -2.5)))
         #expect(p.elements[2] == .line(to: CGPoint(x: 3, y: 4)))
         #expect(p.elements[3] == .line(to: CGPoint(x: 5, y: 6)))
-        #expect(close(p.currentPoint, CGPoint(x: 15, y: 16), 1e-9))   // flags "11" without separators
+        #expect(isClose(p.currentPoint, CGPoint(x: 15, y: 16), tolerance: 1e-9))   // flags "11" without separators
         // Pairs after a moveto are linetos.
         let q = try Path(svgPath: "m1 1 2 2, 1 1")
         #expect(q.elements == [.move(to: CGPoint(x: 1, y: 1)), .line(to: CGPoint(x: 3, y: 3)), .line(to: CGPoint(x: 4, y: 4))])

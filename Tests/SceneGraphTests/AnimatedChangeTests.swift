@@ -1,6 +1,7 @@
 import Foundation
 import SceneGraph
 import Testing
+import _TestSupport
 
 /// Leaves of a display list: device bounds and fill (scale 1).
 private func leaves(_ view: AnyView, _ size: CGSize) -> [(bounds: CGRect, fill: ShapeFill)] {
@@ -11,11 +12,6 @@ private func leaves(_ view: AnyView, _ size: CGSize) -> [(bounds: CGRect, fill: 
 
 private func alpha(_ fill: ShapeFill) -> Double {
     if case .color(let c) = fill { c.alpha } else { .nan }
-}
-
-private func close(_ a: CGRect, _ b: CGRect, _ tolerance: CGFloat = 1e-9) -> Bool {
-    abs(a.minX - b.minX) < tolerance && abs(a.minY - b.minY) < tolerance
-        && abs(a.width - b.width) < tolerance && abs(a.height - b.height) < tolerance
 }
 
 /// A status badge (SwiftUI's classic geometryGroup example, with shapes for the icon and the
@@ -70,7 +66,7 @@ struct Badge: View {
             let capsule = drawn.filter { if case .color(let c) = $0.fill { c.blue == 1 && c.red == 0 } else { false } }
             let labels = drawn.filter { $0.bounds.height == 8 }
             let icons = drawn.filter { $0.bounds.height == 12 }
-            #expect(capsule.count == 1 && close(capsule[0].bounds, CGRect(x: 103, y: 16, width: 84, height: 28)))
+            #expect(capsule.count == 1 && isClose(capsule[0].bounds, CGRect(x: 103, y: 16, width: 84, height: 28)))
             #expect(labels.count == 2 && labels.allSatisfy { abs(alpha($0.fill) - 0.5) < 1e-12 })
             #expect(icons.count == 2 && icons.allSatisfy { abs(alpha($0.fill) - 0.5) < 1e-12 })
             let old = labels.first { $0.bounds.width == 40 }!, new = labels.first { $0.bounds.width == 60 }!
@@ -155,7 +151,7 @@ struct Badge: View {
         #expect(drawn.count == 3)
         #expect(alpha(drawn[0].fill) == 1 && drawn[0].bounds.width == 10)
         #expect(drawn.contains { abs(alpha($0.fill) - 0.25) < 1e-12 && $0.bounds == CGRect(x: 30, y: 30, width: 40, height: 40) })
-        #expect(drawn.contains { alpha($0.fill) == 1 && close($0.bounds, CGRect(x: 42.5, y: 42.5, width: 15, height: 15)) })
+        #expect(drawn.contains { alpha($0.fill) == 1 && isClose($0.bounds, CGRect(x: 42.5, y: 42.5, width: 15, height: 15)) })
     }
 
     /// Views in a ForEach keep their identity by id: reordering moves them, it does not fade.

@@ -1,6 +1,7 @@
 import Foundation
 import SceneGraph
 import Testing
+import _TestSupport
 
 /// Colour effects: a colour matrix on un-premultiplied sRGB-encoded colour, per leaf unless a
 /// boundary comes first.
@@ -9,20 +10,16 @@ import Testing
         try Renderer().render(view, size: CGSize(width: 10, height: 10), background: background).pixel(x: 5, y: 5)
     }
 
-    func near(_ p: RGBA8, _ r: Int, _ g: Int, _ b: Int, within tolerance: Int = 1) -> Bool {
-        abs(Int(p.r) - r) <= tolerance && abs(Int(p.g) - g) <= tolerance && abs(Int(p.b) - b) <= tolerance
-    }
-
     @Test func eachEffectFollowsItsFormula() throws {
         // Red is (255, 59, 48) = (1, 0.2314, 0.1882).
         // grayscale(1): Rec. 709 luminance 0.2126 + 0.7152 · 0.2314 + 0.0722 · 0.1882 = 0.3917 → 99.9.
-        #expect(near(try pixel(Color.red.grayscale(1)), 100, 100, 100))
+        #expect(isNear(try pixel(Color.red.grayscale(1)), 100, 100, 100))
         // colorInvert: 255 − (255, 59, 48).
         #expect(try pixel(Color.red.colorInvert()) == RGBA8(0, 196, 207, 255))
         // brightness(0.2) on 50 % grey: 0.5 + 0.2 = 0.7 → 178.5.
-        #expect(near(try pixel(Color(white: 0.5).brightness(0.2)), 178, 178, 178))
+        #expect(isNear(try pixel(Color(white: 0.5).brightness(0.2)), 178, 178, 178))
         // contrast(0): everything mid-grey, 127.5.
-        #expect(near(try pixel(Color.red.contrast(0)), 128, 128, 128))
+        #expect(isNear(try pixel(Color.red.contrast(0)), 128, 128, 128))
         // colorMultiply(blue) on white: blue (0, 122, 255).
         #expect(try pixel(Color.white.colorMultiply(.blue)) == RGBA8(0, 0x7A, 0xFF, 255))
         // Identities: saturation(1), hueRotation(0°); a half turn of hue keeps luminance.
@@ -39,9 +36,9 @@ import Testing
         let pair = ZStack { Color.red; Color.blue.blendMode(.multiply) }
         // Per leaf: red → (0, 196, 207), blue (0, 122, 255) → (255, 133, 0); multiplied:
         // (0, 196 · 133 / 255 = 102.2, 0).
-        #expect(near(try pixel(pair.colorInvert()), 0, 102, 0, within: 2))
+        #expect(isNear(try pixel(pair.colorInvert()), 0, 102, 0, within: 2))
         // Once: red × blue = (0, 59 · 122 / 255 = 28.2, 48), inverted (255, 227, 207).
-        #expect(near(try pixel(pair.compositingGroup().colorInvert()), 255, 227, 207, within: 2))
+        #expect(isNear(try pixel(pair.compositingGroup().colorInvert()), 255, 227, 207, within: 2))
     }
 
     /// A shadow written inside a colour effect is coloured by it; one written outside is not.

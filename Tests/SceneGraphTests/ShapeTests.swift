@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _TestSupport
 import SceneGraph
 
 /// Coverage bytes of `path` over `clip` (row-major), through the public rasterizer.
@@ -17,10 +18,6 @@ func area(_ path: Path, clip: PixelRect) throws -> Double {
     try coverage(path, clip: clip).reduce(0.0) { $0 + Double($1) } / 255
 }
 
-func close(_ a: CGPoint?, _ b: CGPoint, _ eps: Double = 1e-9) -> Bool {
-    guard let a else { return false }
-    return abs(a.x - b.x) < eps && abs(a.y - b.y) < eps
-}
 
 @Suite struct ExampleShapeTests {
     let frame = CGRect(x: 0, y: 0, width: 100, height: 100)
@@ -34,11 +31,11 @@ func close(_ a: CGPoint?, _ b: CGPoint, _ eps: Double = 1e-9) -> Bool {
     @Test func polygonStartsAtTheTopAndInsets() {
         // radius = min(w, h)/2 − inset; the first vertex at −90°: straight above the centre.
         let hexagon = RegularPolygon(sides: 6).path(in: frame)
-        #expect(close(hexagon.elements.first.flatMap { if case .move(let p) = $0 { p } else { nil } }, CGPoint(x: 50, y: 0)))
+        #expect(isClose(hexagon.elements.first.flatMap { if case .move(let p) = $0 { p } else { nil } }, CGPoint(x: 50, y: 0)))
         // Vertex 1 at −30°: (50 + 50·cos 30°, 50 − 50·sin 30°) = (93.30, 25).
-        if case .line(let p) = hexagon.elements[1] { #expect(close(p, CGPoint(x: 50 + 50 * cos(Double.pi / 6), y: 25))) }
+        if case .line(let p) = hexagon.elements[1] { #expect(isClose(p, CGPoint(x: 50 + 50 * cos(Double.pi / 6), y: 25))) }
         let inset = RegularPolygon(sides: 6).inset(by: 10).path(in: frame)
-        #expect(close(inset.elements.first.flatMap { if case .move(let p) = $0 { p } else { nil } }, CGPoint(x: 50, y: 10)))
+        #expect(isClose(inset.elements.first.flatMap { if case .move(let p) = $0 { p } else { nil } }, CGPoint(x: 50, y: 10)))
         // strokeBorder is the stroke of the shape inset by half the width. (This polygon's inset
         // is radial: its edges move in by 5·cos 30° = 4.33, so a 10-wide miter border pokes
         // 0.77 beyond the frame at the vertices, as it does in SwiftUI.)

@@ -25,8 +25,14 @@ public final class Canvas {
     /// Fills `path`, mapped to device pixels by `transform`.
     ///
     /// - Parameters:
+    ///   - path: the shape to fill, in its own coordinates.
     ///   - paint: colours, gradients and images are given in the path's own coordinates.
+    ///   - fillRule: which self-overlapping regions are inside (non-zero by default).
+    ///   - transform: from the path's coordinates to device pixels.
+    ///   - paintTransform: from the paint's coordinates to device pixels (nil: `transform`).
     ///   - opacity: multiplies the coverage, in [0, 1].
+    ///   - blendMode: how the paint combines with the pixels below.
+    ///   - clipMask: coverage the fill is multiplied by (nil: none).
     /// - Throws: `RasterError.nonFiniteGeometry` for NaN or infinite device coordinates; nothing
     ///   is drawn then.
     public func fill(_ path: Path, with paint: Paint, fillRule: FillRule = .nonZero,

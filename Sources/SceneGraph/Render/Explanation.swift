@@ -176,7 +176,7 @@ public struct Explanation: Codable, Sendable, Equatable {
         if c.blendMode != .normal { parts.append("blendMode") }
         if !c.clips.isEmpty { parts.append("clip") }
         if !c.shadows.isEmpty { parts.append("shadow") }
-        return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ") + " after it apply once to the result"
+        return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ") + " after it appl\(parts.count == 1 ? "ies" : "y") once to the result"
     }
 
     /// The tree as indented text, then the totals and warnings.
