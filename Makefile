@@ -81,10 +81,13 @@ packages: deps-bench
 DOCC ?= docc
 DOC_MODULES := Compositor SceneGraph SceneFile PixelTesting
 docs: deps
-	$(SWIFT) package dump-symbol-graph --minimum-access-level public > /dev/null
+	@# It also tries the test modules, which fail unless the tests are built; the library
+	@# modules' graphs come first, and their files are checked below.
+	@mkdir -p .build && rm -rf .build/*/symbolgraph
+	-$(SWIFT) package dump-symbol-graph --minimum-access-level public > .build/dump-symbol-graph.log 2>&1
 	@for m in $(DOC_MODULES); do \
 	  rm -rf .build/docs/symbols/$$m .build/docs/$$m.doccarchive && mkdir -p .build/docs/symbols/$$m; \
-	  cp .build/*/symbolgraph/$$m.symbols.json .build/docs/symbols/$$m/ || exit 1; \
+	  cp .build/*/symbolgraph/$$m.symbols.json .build/docs/symbols/$$m/ || { tail -20 .build/dump-symbol-graph.log; exit 1; }; \
 	  cp .build/*/symbolgraph/$$m@*.symbols.json .build/docs/symbols/$$m/ 2>/dev/null || true; \
 	  $(DOCC) convert Sources/$$m/$$m.docc --additional-symbol-graph-dir .build/docs/symbols/$$m \
 	    --fallback-display-name $$m --fallback-bundle-identifier compositor.$$m \
