@@ -3,7 +3,8 @@
 # exact command to run.
 
 SWIFT ?= swift
-PACKAGES := libpixman-1-dev libpng-dev pkg-config
+# Text: HarfBuzz shapes, ICU breaks lines, Inter (variable) stands in for SF Pro.
+PACKAGES := libpixman-1-dev libpng-dev pkg-config libharfbuzz-dev libicu-dev fonts-inter-variable
 BENCH_PACKAGES := $(PACKAGES) libcairo2-dev
 
 .PHONY: deps deps-bench build demo examples test packages docs sanitize fuzz bench bench-quick clean

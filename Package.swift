@@ -27,6 +27,17 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]
         ),
 
+        .systemLibrary(
+            name: "CHarfBuzz",
+            pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"])]
+        ),
+        // ICU's line breaking behind a plain-C header (see its header for why).
+        .target(
+            name: "CTextICU",
+            linkerSettings: [.linkedLibrary("icuuc")]
+        ),
+
         // libpng's full API, whose longjmp error handling must stay inside C.
         .target(
             name: "CPNGDecode",
@@ -40,11 +51,18 @@ let package = Package(
             dependencies: ["CPixman", "CPNG", "CPNGDecode"]
         ),
 
+        // MARK: - Text: fonts, shaping (HarfBuzz), line breaking (ICU), glyph outlines
+
+        .target(
+            name: "Typography",
+            dependencies: ["Compositor", "CHarfBuzz", "CTextICU"]
+        ),
+
         // MARK: - Views and shapes (SwiftUI's API)
 
         .target(
             name: "SceneGraph",
-            dependencies: ["Compositor"]
+            dependencies: ["Compositor", "Typography"]
         ),
 
         // MARK: - The scene language (`.scene` files): SwiftUI syntax, evaluated to views
@@ -105,6 +123,10 @@ let package = Package(
             name: "SceneFileTests",
             dependencies: ["SceneFile", "PixelTesting"],
             exclude: ["Malformed"]
+        ),
+        .testTarget(
+            name: "TypographyTests",
+            dependencies: ["Typography"]
         ),
         // Replays the committed fuzz corpora and every input that once broke a target.
         .testTarget(

@@ -1,0 +1,63 @@
+import CHarfBuzz
+import Compositor
+import Foundation
+import Synchronization
+
+/// A font file's face, read once by HarfBuzz (which sanitizes its tables): what instances
+/// (a weight, an italic) are made from. Immutable once made, so threads share it.
+public final class FontFace: @unchecked Sendable, CustomStringConvertible {
+    let face: OpaquePointer
+    /// The file it came from and the face's index in it (a collection holds several).
+    public let path: String
+    public let index: Int
+    /// Font units per em.
+    public let unitsPerEm: Int
+
+    /// The face `index` of the font file at `path`.
+    /// - Throws: `TypographyError.unreadableFont` when the file cannot be read or holds no
+    ///   such face.
+    public init(path: String, index: Int = 0) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw TypographyError.unreadableFont(path: path, reason: "no such file")
+        }
+        guard let blob = hb_blob_create_from_file_or_fail(path) else {
+            throw TypographyError.unreadableFont(path: path, reason: "it cannot be read")
+        }
+        defer { hb_blob_destroy(blob) }
+        guard index >= 0, UInt32(index) < hb_face_count(blob), let face = hb_face_create(blob, UInt32(index)) else {
+            throw TypographyError.unreadableFont(path: path, reason: "it holds no font face \(index)")
+        }
+        hb_face_make_immutable(face)
+        let upem = Int(hb_face_get_upem(face))
+        guard upem > 0, hb_face_get_glyph_count(face) > 0 else {
+            hb_face_destroy(face)
+            throw TypographyError.unreadableFont(path: path, reason: "it is not a font HarfBuzz can read")
+        }
+        self.face = face
+        self.path = path
+        self.index = index
+        unitsPerEm = upem
+    }
+
+    deinit { hb_face_destroy(face) }
+
+    public var description: String { (path as NSString).lastPathComponent + (index == 0 ? "" : " #\(index)") }
+}
+
+/// Something wrong with a font.
+public enum TypographyError: Error, CustomStringConvertible, Equatable {
+    case unreadableFont(path: String, reason: String)
+    /// A font the engine needs is not installed.
+    case missingSystemFont(name: String, searched: [String], package: String)
+
+    public var description: String {
+        switch self {
+        case let .unreadableFont(path, reason):
+            "cannot use the font file '\(path)': \(reason)"
+        case let .missingSystemFont(name, searched, package):
+            "the system font \(name) is not installed (looked in \(searched.joined(separator: ", "))); "
+                + "install it with: apt-get install \(package)"
+        }
+    }
+}

@@ -1,0 +1,340 @@
+import Foundation
+
+/// A stretch of text in one font and style: what `Text` and `Text + Text` are made of.
+public struct TextRun: Sendable {
+    public var text: String
+    public var font: FontInstance
+    /// Points.
+    public var size: Double
+    /// OpenType features beyond the font's defaults (`tnum`, `-liga` …).
+    public var features: [String]
+    /// Points added after each character (SwiftUI's `kerning` and `tracking`).
+    public var tracking: Double
+    /// Points the run is raised above the baseline.
+    public var baselineOffset: Double
+    /// The caller's index for what paints this run (its colour or gradient).
+    public var style: Int
+
+    public init(text: String, font: FontInstance, size: Double, features: [String] = [], tracking: Double = 0,
+                baselineOffset: Double = 0, style: Int = 0) {
+        self.text = text
+        self.font = font
+        self.size = size
+        self.features = features
+        self.tracking = tracking
+        self.baselineOffset = baselineOffset
+        self.style = style
+    }
+}
+
+/// How lines sit in a text's frame (SwiftUI's `TextAlignment`).
+public enum TextAlignment: String, Hashable, Sendable {
+    case leading, center, trailing
+}
+
+/// Which end of a truncated line gives way to "…" (SwiftUI's `Text.TruncationMode`).
+public enum TruncationMode: String, Hashable, Sendable {
+    case head, middle, tail
+}
+
+/// What applies to every line of a text: SwiftUI's `lineLimit`, `multilineTextAlignment`,
+/// `lineSpacing` and `truncationMode`.
+public struct ParagraphStyle: Hashable, Sendable {
+    /// The most lines shown (nil: as many as the text needs); below 1 counts as 1.
+    public var lineLimit: Int?
+    public var alignment: TextAlignment
+    /// Points added between lines.
+    public var lineSpacing: Double
+    public var truncation: TruncationMode
+
+    public init(lineLimit: Int? = nil, alignment: TextAlignment = .leading, lineSpacing: Double = 0,
+                truncation: TruncationMode = .tail) {
+        self.lineLimit = lineLimit.map { max(1, $0) }
+        self.alignment = alignment
+        self.lineSpacing = lineSpacing.isFinite ? lineSpacing : 0
+        self.truncation = truncation
+    }
+}
+
+/// A glyph where layout put it: in points, x from the text frame's left, `baseline` from its
+/// top (y down).
+public struct PlacedGlyph: Hashable, Sendable {
+    public var font: FontInstance
+    public var glyph: UInt32
+    public var x: Double
+    public var baseline: Double
+    public var size: Double
+    public var style: Int
+}
+
+/// One line: its glyphs, its width without trailing spaces, and where it sits.
+public struct TextLine: Sendable {
+    public var glyphs: [PlacedGlyph]
+    public var width: Double
+    public var top: Double
+    public var ascent: Double
+    public var descent: Double
+}
+
+/// Text laid out for a width: its lines, and the size it takes (the widest line by the lines'
+/// heights and spacing).
+public struct TextLayout: Sendable {
+    public var lines: [TextLine]
+    public var size: CGSize
+    /// Whether lines were dropped or cut (a line limit, a height, a width too narrow for a
+    /// word is not truncation: such a word breaks between characters).
+    public var truncated: Bool
+
+    public var glyphCount: Int { lines.reduce(0) { $0 + $1.glyphs.count } }
+}
+
+/// One shaped glyph with what layout needs, its advance in points.
+private struct Atom {
+    var glyph: UInt32
+    var cluster: Int
+    var advance: Double
+    var offsetX: Double
+    var offsetY: Double
+    var run: Int
+    /// A newline or other control character: takes no room and draws nothing.
+    var invisible: Bool
+}
+
+/// Lays `runs` out in lines no wider than `width` points (nil: each paragraph on one line),
+/// as SwiftUI's `Text` does: lines break greedily at Unicode's break opportunities (a word
+/// wider than the line breaks between characters), trailing spaces hang, a newline ends a
+/// paragraph; the text's width is its widest line; lines beyond the line limit or the
+/// `height` (at least one is kept) are dropped and the last kept one truncated with "…". Line
+/// heights use SF Pro's vertical metrics (`SystemFont.ascender`, `.descender`) at each run's
+/// size.
+public func layOut(_ runs: [TextRun], paragraph: ParagraphStyle = ParagraphStyle(), width: Double? = nil,
+                   height: Double? = nil) -> TextLayout {
+    let maxWidth = width.map { max(0, $0) } ?? .infinity
+    var full = ""
+    var atoms: [Atom] = []
+    for (r, run) in runs.enumerated() {
+        let start = full.utf8.count
+        full += run.text
+        let scale = run.size / Double(run.font.unitsPerEm)
+        let glyphs = run.font.shape(run.text, features: run.features)
+        for (k, g) in glyphs.enumerated() {
+            // Tracking goes after the last glyph of each cluster.
+            let lastOfCluster = k + 1 == glyphs.count || glyphs[k + 1].cluster != g.cluster
+            atoms.append(Atom(glyph: g.glyph, cluster: start + g.cluster, advance: g.advance * scale + (lastOfCluster ? run.tracking : 0),
+                              offsetX: g.offsetX * scale, offsetY: g.offsetY * scale, run: r, invisible: false))
+        }
+    }
+    guard !runs.isEmpty else { return TextLayout(lines: [], size: .zero, truncated: false) }
+    // What each character is, by UTF-8 offset.
+    var isSpace = Set<Int>(), isControl = Set<Int>(), graphemeStarts = Set<Int>()
+    var offset = 0
+    for character in full {
+        graphemeStarts.insert(offset)
+        for scalar in character.unicodeScalars {
+            if scalar.properties.isWhitespace { isSpace.insert(offset) }
+            if scalar.properties.generalCategory == .control || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                isControl.insert(offset)
+            }
+            offset += String(scalar).utf8.count
+        }
+    }
+    for i in atoms.indices where isControl.contains(atoms[i].cluster) {
+        atoms[i].invisible = true
+        atoms[i].advance = 0
+    }
+
+    // Lines as ranges of atoms, filled greedily.
+    let breaks = lineBreakOpportunities(full)
+    var lines: [Range<Int>] = []
+    var lineStart = 0, lineEnd = 0
+    var penWidth = 0.0         // the line's pen position, trailing spaces included
+    var a = 0
+    func measure(_ range: Range<Int>) -> (content: Double, total: Double) {
+        var total = 0.0, content = 0.0
+        for i in range {
+            total += atoms[i].advance
+            if !isSpace.contains(atoms[i].cluster) && !atoms[i].invisible { content = total }
+        }
+        return (content, total)
+    }
+    func finishLine() {
+        lines.append(lineStart..<lineEnd)
+        lineStart = lineEnd
+        penWidth = 0
+    }
+    for (breakOffset, hard) in breaks {
+        var segmentEnd = a
+        while segmentEnd < atoms.count, atoms[segmentEnd].cluster < breakOffset { segmentEnd += 1 }
+        let segment = a..<segmentEnd
+        let w = measure(segment)
+        if lineEnd > lineStart, penWidth + w.content > maxWidth + 1e-9 { finishLine() }
+        if lineEnd == lineStart, w.content > maxWidth + 1e-9 {
+            // A word wider than the line: break it between characters.
+            var i = segment.lowerBound
+            while i < segment.upperBound {
+                var j = i + 1
+                while j < segment.upperBound, !graphemeStarts.contains(atoms[j].cluster) || atoms[j].cluster == atoms[j - 1].cluster { j += 1 }
+                let cw = measure(i..<j)
+                if lineEnd > lineStart, penWidth + cw.content > maxWidth + 1e-9 { finishLine() }
+                lineEnd = j
+                penWidth += cw.total
+                i = j
+            }
+        } else {
+            lineEnd = segmentEnd
+            penWidth += w.total
+        }
+        a = segmentEnd
+        if hard { finishLine() }
+    }
+    if lineEnd > lineStart || lines.isEmpty { finishLine() }
+    // A text ending in a newline has an empty last paragraph (as in SwiftUI): kept above by
+    // the hard break; drop the empty line `finishLine` adds after the last break otherwise.
+
+    // Metrics of a line: the tallest run in it (the run at its start when empty).
+    func metrics(_ range: Range<Int>) -> (ascent: Double, descent: Double) {
+        var runsInLine = Set(range.map { atoms[$0].run })
+        if runsInLine.isEmpty {
+            let at = range.lowerBound < atoms.count ? atoms[range.lowerBound].run : runs.count - 1
+            runsInLine = [at]
+        }
+        let ascent = runsInLine.map { runs[$0].size * SystemFont.ascender }.max() ?? 0
+        let descent = runsInLine.map { runs[$0].size * SystemFont.descender }.max() ?? 0
+        return (ascent, descent)
+    }
+
+    // Which lines are kept: the line limit, then the height (at least one line).
+    var kept = lines.count
+    if let limit = paragraph.lineLimit { kept = min(kept, limit) }
+    if let height {
+        var total = 0.0, fit = 0
+        for (k, line) in lines.prefix(kept).enumerated() {
+            let m = metrics(line)
+            total += m.ascent + m.descent + (k > 0 ? paragraph.lineSpacing : 0)
+            if total > height + 1e-9 { break }
+            fit += 1
+        }
+        kept = max(1, min(kept, fit))
+    }
+    let truncated = kept < lines.count
+    var lineAtoms: [[Int]] = lines.prefix(kept).map { Array($0) }
+    if truncated, let last = lines.prefix(kept).last {
+        // The last kept line takes the rest of the text, cut to fit with "…".
+        let rest = Array(last.lowerBound..<atoms.count).filter { !atoms[$0].invisible }
+        lineAtoms[kept - 1] = rest
+    }
+
+    // Place the glyphs.
+    var placed: [TextLine] = []
+    var top = 0.0
+    for (k, indices) in lineAtoms.enumerated() {
+        let m = metrics(lines[k])
+        var glyphs: [PlacedGlyph] = []
+        var chosen = indices
+        var ellipsis: [PlacedGlyph] = []
+        var ellipsisWidth = 0.0
+        if truncated, k == kept - 1 {
+            let run = indices.last.map { atoms[$0].run } ?? runs.count - 1
+            let r = runs[run]
+            let scale = r.size / Double(r.font.unitsPerEm)
+            for g in r.font.shape("\u{2026}", features: r.features) {
+                ellipsis.append(PlacedGlyph(font: r.font, glyph: g.glyph, x: ellipsisWidth + g.offsetX * scale, baseline: 0, size: r.size, style: r.style))
+                ellipsisWidth += g.advance * scale
+            }
+            chosen = cut(indices, atoms: atoms, graphemeStarts: graphemeStarts, isSpace: isSpace,
+                         room: maxWidth - ellipsisWidth, mode: paragraph.truncation)
+        }
+        let baseline = top + m.ascent
+        var pen = 0.0, content = 0.0
+        var ellipsisAt: Double?
+        for (n, i) in chosen.enumerated() {
+            if truncated, k == kept - 1, paragraph.truncation != .tail, ellipsisAt == nil,
+               n > 0, chosen[n - 1] + 1 != i {
+                // Head or middle: the ellipsis stands where glyphs were taken out.
+                ellipsisAt = pen
+                pen += ellipsisWidth
+            }
+            let atom = atoms[i]
+            let r = runs[atom.run]
+            if !atom.invisible {
+                glyphs.append(PlacedGlyph(font: r.font, glyph: atom.glyph, x: pen + atom.offsetX,
+                                          baseline: baseline - atom.offsetY - r.baselineOffset, size: r.size, style: r.style))
+            }
+            pen += atom.advance
+            if !isSpace.contains(atom.cluster) && !atom.invisible { content = pen }
+        }
+        if truncated, k == kept - 1 {
+            let x: Double
+            if let at = ellipsisAt {
+                x = at
+            } else if paragraph.truncation == .head {
+                x = 0
+                for g in glyphs.indices { glyphs[g].x += ellipsisWidth }
+                content += ellipsisWidth
+            } else {
+                x = content
+                content += ellipsisWidth
+            }
+            glyphs += ellipsis.map { var g = $0; g.x += x; g.baseline = baseline; return g }
+            if ellipsisAt != nil { content = max(content, pen) }
+        }
+        placed.append(TextLine(glyphs: glyphs, width: content, top: top, ascent: m.ascent, descent: m.descent))
+        top += m.ascent + m.descent + (k + 1 < lineAtoms.count ? paragraph.lineSpacing : 0)
+    }
+    let textWidth = placed.map(\.width).max() ?? 0
+    for k in placed.indices {
+        let shift = (textWidth - placed[k].width) * (paragraph.alignment == .leading ? 0 : paragraph.alignment == .center ? 0.5 : 1)
+        if shift != 0 { for g in placed[k].glyphs.indices { placed[k].glyphs[g].x += shift } }
+    }
+    return TextLayout(lines: placed, size: CGSize(width: textWidth, height: top), truncated: truncated)
+}
+
+/// The atoms of a truncated line that fit in `room` points beside the ellipsis: the first ones
+/// (tail), the last ones (head), or both ends (middle), whole characters, trailing spaces at the
+/// cut not counted.
+private func cut(_ indices: [Int], atoms: [Atom], graphemeStarts: Set<Int>, isSpace: Set<Int>, room: Double,
+                 mode: TruncationMode) -> [Int] {
+    // Characters as groups of atoms.
+    var groups: [[Int]] = []
+    for i in indices {
+        if let last = groups.last?.last, atoms[last].cluster == atoms[i].cluster || !graphemeStarts.contains(atoms[i].cluster) {
+            groups[groups.count - 1].append(i)
+        } else {
+            groups.append([i])
+        }
+    }
+    func advance(_ g: [Int]) -> Double { g.reduce(0) { $0 + atoms[$1].advance } }
+    func spaces(_ g: [Int]) -> Bool { g.allSatisfy { isSpace.contains(atoms[$0].cluster) } }
+    switch mode {
+    case .tail:
+        var out: [[Int]] = [], used = 0.0
+        for g in groups {
+            if used + advance(g) > room + 1e-9 { break }
+            out.append(g)
+            used += advance(g)
+        }
+        while let last = out.last, spaces(last) { out.removeLast() }
+        return out.flatMap { $0 }
+    case .head:
+        var out: [[Int]] = [], used = 0.0
+        for g in groups.reversed() {
+            if used + advance(g) > room + 1e-9 { break }
+            out.insert(g, at: 0)
+            used += advance(g)
+        }
+        while let first = out.first, spaces(first) { out.removeFirst() }
+        return out.flatMap { $0 }
+    case .middle:
+        var front: [[Int]] = [], back: [[Int]] = [], used = 0.0
+        var lo = 0, hi = groups.count - 1
+        var takeFront = true
+        while lo <= hi {
+            let g = takeFront ? groups[lo] : groups[hi]
+            if used + advance(g) > room + 1e-9 { break }
+            used += advance(g)
+            if takeFront { front.append(g); lo += 1 } else { back.insert(g, at: 0); hi -= 1 }
+            takeFront.toggle()
+        }
+        return (front + back).flatMap { $0 }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import Typography
+
+/// Shaping and layout with the system font (Inter, from Debian's fonts-inter-variable).
+@Suite struct ShapingTests {
+    let body: FontInstance
+    init() throws { body = try SystemFont.instance(size: 17, weight: 400, italic: false) }
+
+    /// One glyph a letter for plain Latin (no ligature in "Descargando"), clusters the letters'
+    /// UTF-8 offsets.
+    @Test func latinShapesOneGlyphALetter() {
+        let glyphs = body.shape("Descargando")
+        #expect(glyphs.count == 11)
+        #expect(glyphs.map(\.cluster) == Array(0..<11))
+        // "é" is two UTF-8 bytes: the next glyph's cluster skips one.
+        #expect(body.shape("é a").map(\.cluster) == [0, 2, 3])
+    }
+
+    /// A text's width is the sum of HarfBuzz's advances at its size.
+    @Test func widthIsTheSumOfAdvances() {
+        let text = "Disponible"
+        let advances = body.shape(text).reduce(0) { $0 + $1.advance }
+        let expected = advances * 17 / Double(body.unitsPerEm)
+        let laid = layOut([TextRun(text: text, font: body, size: 17)])
+        #expect(abs(laid.size.width - expected) < 1e-9)
+        #expect(laid.lines.count == 1)
+    }
+
+    /// A line is SF Pro's ascender plus descender at the size: 17 × 2444 / 2048 = 20.287 pt
+    /// for body text; the baseline is the ascender, 17 × 1950 / 2048 = 16.187 pt.
+    @Test func lineHeightsAreSFPros() {
+        let laid = layOut([TextRun(text: "Hg", font: body, size: 17)])
+        #expect(abs(laid.size.height - 17 * 2444 / 2048) < 1e-9)
+        #expect(abs(laid.lines[0].glyphs[0].baseline - 17 * 1950 / 2048) < 1e-9)
+    }
+
+    /// Inter Display from 20 pt (SF's Text/Display switch); the weight is the wght axis.
+    @Test func displayFromTwentyPoints() throws {
+        #expect(try SystemFont.instance(size: 19.9, weight: 400, italic: false).face.path.hasSuffix("Inter-roman.var.ttf"))
+        #expect(try SystemFont.instance(size: 20, weight: 400, italic: false).face.path.hasSuffix("InterDisplay-roman.var.ttf"))
+        let bold = try SystemFont.instance(size: 17, weight: 700, italic: false)
+        // Bold is wider than regular for the same text.
+        #expect(bold.shape("Bold").reduce(0) { $0 + $1.advance } > body.shape("Bold").reduce(0) { $0 + $1.advance })
+        // Instances are interned: the same request gives the same instance.
+        #expect(try SystemFont.instance(size: 17, weight: 700, italic: false) === bold)
+    }
+
+    /// Every glyph has an outline in font units (y up); a space has none.
+    @Test func outlinesComeFromTheFont() {
+        let o = body.shape("o")[0].glyph
+        let outline = body.outline(of: o)
+        #expect(!outline.isEmpty)
+        let b = outline.boundingRect
+        // An "o" sits on the baseline and reaches about the x-height (0.545 em in Inter).
+        #expect(b.minY < 0.02 * Double(body.unitsPerEm) && b.maxY > 0.5 * Double(body.unitsPerEm))
+        #expect(body.outline(of: body.shape(" ")[0].glyph).isEmpty)
+    }
+}
