@@ -1,12 +1,11 @@
 import Compositor
 import SceneGraph
 import Foundation
-import Synchronization
 import Testing
 
 /// Counts snapshots per test so unnamed ones are numbered 1, 2, … in call order.
 private final class SnapshotCounter: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = Locked<[String: Int]>([:])
     func next(_ key: String) -> Int {
         counts.withLock { counts in
             counts[key, default: 0] += 1

@@ -2,3 +2,4 @@
 // well: re-export it, so that such code compiles with `import SceneGraph` alone.
 @_exported import Compositor
 @_exported import Foundation
+@_exported import Typography

@@ -1,7 +1,6 @@
 import CHarfBuzz
 import Compositor
 import Foundation
-import Synchronization
 
 /// A font file's face, read once by HarfBuzz (which sanitizes its tables): what instances
 /// (a weight, an italic) are made from. Immutable once made, so threads share it.

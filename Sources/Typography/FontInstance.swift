@@ -1,7 +1,6 @@
 import CHarfBuzz
 import Compositor
 import Foundation
-import Synchronization
 
 /// A face at a weight (its `wght` axis, for a variable font): what text is shaped and drawn
 /// with. Sizes are applied by scaling its font units, so one instance serves every size. Its
@@ -12,7 +11,7 @@ public final class FontInstance: @unchecked Sendable, Hashable, CustomStringConv
     /// font's range), nil for a font without one.
     public let weight: Double?
     let font: OpaquePointer
-    private let outlines = Mutex<[UInt32: Path]>([:])
+    private let outlines = Locked<[UInt32: Path]>([:])
 
     init(face: FontFace, weight: Double?) {
         self.face = face

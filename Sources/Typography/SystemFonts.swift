@@ -1,5 +1,5 @@
+import Compositor
 import Foundation
-import Synchronization
 
 /// The system font: Inter (variable), standing in for SF Pro, which cannot ship. As SF switches
 /// from its Text to its Display design at 20 pt, Inter Display is used from 20 pt; the weight
@@ -16,8 +16,8 @@ public enum SystemFont {
     /// Where Debian's `fonts-inter-variable` puts the files.
     static let directories = ["/usr/share/fonts/truetype/inter-vf", "/usr/share/fonts/truetype/inter"]
 
-    private static let faces = Mutex<[String: FontFace]>([:])
-    private static let instances = Mutex<[InstanceKey: FontInstance]>([:])
+    private static let faces = Locked<[String: FontFace]>([:])
+    private static let instances = Locked<[InstanceKey: FontInstance]>([:])
 
     private struct InstanceKey: Hashable {
         var file: String

@@ -86,6 +86,9 @@ public struct TextLayout: Sendable {
     public var truncated: Bool
 
     public var glyphCount: Int { lines.reduce(0) { $0 + $1.glyphs.count } }
+
+    /// No lines, no size.
+    public static let empty = TextLayout(lines: [], size: .zero, truncated: false)
 }
 
 /// One shaped glyph with what layout needs, its advance in points.

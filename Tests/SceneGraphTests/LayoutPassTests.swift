@@ -47,7 +47,7 @@ import Testing
     /// The layout tree places a 30-deep nest exactly as stacks place: each level's shape first,
     /// 8 pt from the next level, every level centred across the axis.
     @Test func aDeepNestIsPlacedAsStacksPlace() throws {
-        let tree = PlacedNode(laying: resolve(Self.nest(depth: 2, alternating: false)), inCanvas: CGSize(width: 100, height: 100))
+        let tree = try PlacedNode(laying: resolve(Self.nest(depth: 2, alternating: false)), inCanvas: CGSize(width: 100, height: 100))
         // HStack { shape 3; HStack { shape 3; circle 4 } }: widths 3 + 8 + (3 + 8 + 4) = 26,
         // height 4; centred in 100 × 100 at x 37, y 48.
         #expect(tree.rect == CGRect(x: 37, y: 48, width: 26, height: 4))

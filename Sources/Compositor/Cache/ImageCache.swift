@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Offscreen images kept between renders under a byte budget, least recently used evicted
 /// first: what makes a `drawingGroup()` cheap on the frames after its first. Safe to share
@@ -42,7 +41,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
 
     /// Everything the cache holds, behind one lock. The stored surfaces are never written
     /// after `insert` and only leave as new views of their pixels, so sharing them is safe.
-    private struct State: ~Copyable {
+    private struct State {
         var entries: [Key: Entry] = [:]
         var clock: UInt64 = 0
         var stats = Statistics()
@@ -59,10 +58,10 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     public init(budgetBytes: Int = ImageCache.defaultBudgetBytes) {
-        state = Mutex(State(budget: max(0, budgetBytes)))
+        state = Locked(State(budget: max(0, budgetBytes)))
     }
 
     /// The most bytes of pixels the cache holds; lowering it evicts at once.

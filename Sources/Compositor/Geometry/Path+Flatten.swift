@@ -158,3 +158,22 @@ extension Path {
         return count
     }
 }
+
+extension Path {
+    /// The path mapped by `transform` with its curves replaced by lines within `tolerance`
+    /// (in the transform's output units), balanced so the polygon's area matches the curves'
+    /// (see `flatten`): for outlines that need a finer tolerance than the rasterizer's 0.1 px,
+    /// such as glyphs (0.02 px).
+    ///
+    /// ```swift
+    /// let polygon = outline.flattened(transform: toDevice, tolerance: 0.02)
+    /// ```
+    public func flattened(transform: CGAffineTransform, tolerance: Double) -> Path {
+        var out = Path()
+        flatten(transform: transform, tolerance: max(tolerance, 1e-6), balanced: true,
+                moveTo: { x, y in out.move(to: CGPoint(x: x, y: y)) },
+                lineTo: { x, y in out.addLine(to: CGPoint(x: x, y: y)) },
+                close: { _ in out.closeSubpath() })
+        return out
+    }
+}

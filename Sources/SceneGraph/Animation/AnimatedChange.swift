@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A change from one state of a view tree to another, animated: what the screen shows at any
 /// moment between them, as SwiftUI draws a `withAnimation` change.
@@ -38,22 +37,29 @@ public struct AnimatedChange: Sendable {
     /// [0, 1] extrapolate, as a spring's overshoot does): the interpolated layout tree, in a
     /// canvas of `size` points, which layout takes as it is.
     public func view(progress: Double, in size: CGSize) -> AnyView {
-        let (old, new) = layouts.states(from, to, in: size)
-        let frame = Interpolator(progress: progress.isFinite ? progress : 1).tree(from: old, to: new)
-        let canvas = PlacedNode(content: .container(.sequence([])), rect: CGRect(origin: .zero, size: size), children: [frame])
-        return AnyView(node: .leaf(.laidOut(canvas)))
+        switch layouts.states(from, to, in: size) {
+        case let .success((old, new)):
+            let frame = Interpolator(progress: progress.isFinite ? progress : 1).tree(from: old, to: new)
+            let canvas = PlacedNode(content: .container(.sequence([])), rect: CGRect(origin: .zero, size: size), children: [frame])
+            return AnyView(node: .leaf(.laidOut(canvas)))
+        case .failure(let error):
+            // A state could not be laid out: the frame carries the error, and rendering it fails.
+            return AnyView(node: .leaf(.layoutFailure(error)))
+        }
     }
 }
 
 /// The two laid-out states of a change for one canvas size, computed once: every frame of a
 /// sequence shares them (frames rendered on several threads too).
 private final class LayoutMemo: Sendable {
-    private let memo = Mutex<(size: CGSize, states: (PlacedNode, PlacedNode))?>(nil)
+    private let memo = Locked<(size: CGSize, states: Result<(PlacedNode, PlacedNode), TypographyError>)?>(nil)
 
-    func states(_ from: ViewNode, _ to: ViewNode, in size: CGSize) -> (PlacedNode, PlacedNode) {
+    func states(_ from: ViewNode, _ to: ViewNode, in size: CGSize) -> Result<(PlacedNode, PlacedNode), TypographyError> {
         memo.withLock { memo in
             if let memo, memo.size == size { return memo.states }
-            let both = (PlacedNode(laying: from, inCanvas: size), PlacedNode(laying: to, inCanvas: size))
+            let both = Result { () throws(TypographyError) in
+                (try PlacedNode(laying: from, inCanvas: size), try PlacedNode(laying: to, inCanvas: size))
+            }
             memo = (size, both)
             return both
         }

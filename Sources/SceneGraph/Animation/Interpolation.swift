@@ -179,12 +179,13 @@ private struct IdentityKey: Hashable {
 /// What kind of view a laid-out node is, so that one state's node can become the other's:
 /// equal kinds interpolate, different kinds cross-fade (one leaves, the other arrives).
 enum NodeKind: Hashable {
-    case empty, shape, image, spacer, laidOut
+    case empty, shape, image, spacer, laidOut, text, layoutFailure
     case sequence, zstack, stack(Axis)
     case padding, frame, flexibleFrame, aspectRatio, position, fixedSize, offset, priority, layered(inFront: Bool)
     case opacity, blendMode, shadow, clip, color, transform
     case compositingGroup, drawingGroup, blur, mask
     case identity(ViewID), transition, geometryGroup, foregroundStyle, tint
+    case font, lineLimit, multilineTextAlignment, truncationMode, lineSpacing
 }
 
 extension PlacedNode.Content {
@@ -197,6 +198,8 @@ extension PlacedNode.Content {
             case .image: .image
             case .spacer: .spacer
             case .laidOut: .laidOut
+            case .text, .placedText: .text
+            case .layoutFailure: .layoutFailure
             }
         case .container(let container):
             switch container {
@@ -239,6 +242,11 @@ extension PlacedNode.Content {
             case .geometryGroup: .geometryGroup
             case .environment(.foregroundStyle): .foregroundStyle
             case .environment(.tint): .tint
+            case .environment(.font): .font
+            case .environment(.lineLimit): .lineLimit
+            case .environment(.multilineTextAlignment): .multilineTextAlignment
+            case .environment(.truncationMode): .truncationMode
+            case .environment(.lineSpacing): .lineSpacing
             }
         }
     }

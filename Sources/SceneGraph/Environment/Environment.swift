@@ -36,6 +36,9 @@ struct EnvironmentValues: Sendable {
         switch value {
         case .foregroundStyle(let s): copy.foregroundStyle = replacing(s, foreground: true, tint: false)
         case .tint(let s): copy.tint = replacing(s, foreground: true, tint: true)
+        case .font, .lineLimit, .multilineTextAlignment, .truncationMode, .lineSpacing:
+            // Read by layout (`TextEnvironment`), not by drawing.
+            break
         }
         return copy
     }

@@ -27,6 +27,13 @@ extension LayoutPass {
                 return CGSize(width: max(m, proposal.width ?? m), height: max(m, proposal.height ?? m))
             case .laidOut(let tree):
                 return tree.rect.size
+            case .text:
+                // Wrapped to the proposed width; a Text is as wide as its widest line.
+                return textLayout(i, proposal).size
+            case .placedText(let placed):
+                return placed.layout.size
+            case .layoutFailure:
+                return .zero
             }
         case .container(let container):
             switch container {

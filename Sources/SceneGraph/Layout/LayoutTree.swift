@@ -22,10 +22,13 @@ struct PlacedNode: Sendable {
 extension PlacedNode {
     /// `root` laid out in a canvas of `size` points: proposed the canvas, and the size it
     /// chooses centred in it, as a window does.
-    init(laying root: ViewNode, inCanvas size: CGSize) {
+    /// - Throws: `TypographyError` when text needs a font that cannot be loaded.
+    init(laying root: ViewNode, inCanvas size: CGSize) throws(TypographyError) {
         let pass = LayoutPass(root)
         let chosen = pass.size(of: 0, ProposedSize(size))
-        self = pass.place(0, in: Alignment.center.place(chosen, in: CGRect(origin: .zero, size: size)))
+        let placed = pass.place(0, in: Alignment.center.place(chosen, in: CGRect(origin: .zero, size: size)))
+        if let error = pass.error { throw error }
+        self = placed
     }
 }
 
@@ -67,6 +70,12 @@ final class LayoutPass {
     /// nest, measured), scanned in place, which is cheaper than hashing each lookup.
     @exclusivity(unchecked) private var firstEntry: [Int32] = []
     @exclusivity(unchecked) private var entries: [Entry] = []
+    /// Each Text's runs, resolved in the environment around it (font, weight), and its
+    /// paragraph settings; its layouts per proposal.
+    private var texts: [Int: (runs: [TextRun], paragraph: ParagraphStyle)] = [:]
+    private var textLayouts: [Int: [(ProposedSize, TextLayout)]] = [:]
+    /// The first error met (a font that cannot be loaded): the layout is not usable.
+    private(set) var error: TypographyError?
     /// Sizes computed (memo misses): what the memo bounds, linear in the number of views.
     var measurements: Int { entries.count }
     /// Nodes in the pass.
@@ -80,12 +89,12 @@ final class LayoutPass {
 
     /// Node 0 is `root`.
     init(_ root: ViewNode) {
-        _ = add(root)
+        _ = add(root, TextEnvironment())
     }
 
     /// Numbers `node` and, after it, the subtree below it; each node's children take
     /// consecutive places in `childIndices`.
-    private func add(_ node: ViewNode) -> Int {
+    private func add(_ node: ViewNode, _ environment: TextEnvironment) -> Int {
         let index = nodes.count
         nodes.append(node)
         firstChild.append(0)
@@ -99,7 +108,22 @@ final class LayoutPass {
         }
         priority.append(node.layoutPriority)
         firstEntry.append(-1)
-        let below = LayoutPass.children(of: node).map(add)
+        var inner = environment
+        switch node {
+        case .leaf(.text(let text)):
+            do {
+                texts[index] = (try text.runs(in: environment), environment.paragraph)
+            } catch {
+                self.error = self.error ?? (error as? TypographyError)
+            }
+        case .leaf(.layoutFailure(let failure)):
+            self.error = self.error ?? failure
+        case .modified(.meta(.environment(let value)), _):
+            inner = environment.setting(value)
+        case .leaf, .container, .modified:
+            break
+        }
+        let below = LayoutPass.children(of: node).map { add($0, inner) }
         firstChild[index] = childIndices.count
         childCount[index] = below.count
         childIndices.append(contentsOf: below)
@@ -148,11 +172,25 @@ final class LayoutPass {
             guard rect.origin != tree.rect.origin else { return tree }
             let d = CGAffineTransform(translationX: rect.minX - tree.rect.minX, y: rect.minY - tree.rect.minY)
             return PlacedNode(content: .modifier(.effect(.transform(.affine(d), anchor: .topLeading))), rect: rect, children: [tree])
+        case .leaf(.text(let text)):
+            let layout = textLayout(i, ProposedSize(rect.size))
+            content = .leaf(.placedText(PlacedText(layout: layout, styles: text.segments.map(\.style))))
         case .leaf(let leaf): content = .leaf(leaf)
         case .container(let c): content = .container(c.withoutChildren)
         case .modified(let m, _): content = .modifier(m)
         }
         let placed = childRects(i, in: rect).map { place($0.0, in: $0.1) }
         return PlacedNode(content: content, rect: rect, children: placed)
+    }
+
+    /// Text node `i` laid out for `proposal` (its width wraps, its height keeps whole lines),
+    /// once per proposal.
+    func textLayout(_ i: Int, _ proposal: ProposedSize) -> TextLayout {
+        if let known = textLayouts[i]?.first(where: { $0.0 == proposal }) { return known.1 }
+        guard let text = texts[i] else { return .empty }
+        let made = layOut(text.runs, paragraph: text.paragraph, width: proposal.width.map(Double.init),
+                          height: proposal.height.map(Double.init))
+        textLayouts[i, default: []].append((proposal, made))
+        return made
     }
 }

@@ -106,8 +106,13 @@ struct Lowering {
 
     private func lowerLeaf(_ leaf: Leaf, in rect: CGRect, _ context: LowerContext, into items: inout [DisplayItem]) throws(StrokeRefusal) {
         switch leaf {
-        case .empty, .spacer:
+        case .empty, .spacer, .layoutFailure:
             break
+        case .text:
+            // Layout turns every Text into `placedText`.
+            break
+        case .placedText(let text):
+            lowerText(text, in: rect, context, into: &items)
         case .laidOut(let tree):
             try lower(tree, context, into: &items)
         case let .shape(geometry, style, rule):

@@ -102,7 +102,7 @@ public final class Renderer {
     }
 
     func displayList<V: View>(for view: V, size canvas: CGSize, scale: Double, recorder: inout StatsRecorder) throws -> DisplayList {
-        let tree = recorder.time("layout") { PlacedNode(laying: resolve(view), inCanvas: canvas) }
+        let tree = try recorder.time("layout") { try PlacedNode(laying: resolve(view), inCanvas: canvas) }
         let lowering = Lowering(limits: strokeLimits)
         do {
             return try recorder.time("lowering") { try lowering.displayList(tree, scale: scale) }

@@ -29,6 +29,13 @@ enum Leaf: Sendable {
     /// A view tree laid out already (a frame of an animation, whose layout is interpolated):
     /// layout takes its size and places it as it is, without measuring anything inside.
     indirect case laidOut(PlacedNode)
+    /// Text, laid out in lines by layout (which makes it `placedText`).
+    case text(Text)
+    /// Text as layout placed it: its lines for its frame.
+    case placedText(PlacedText)
+    /// What a layout that could not be made leaves (an animation state whose text needs a
+    /// font that is not installed): measuring it reports the error, so the render fails.
+    case layoutFailure(TypographyError)
 }
 
 /// Views that lay out several children.
@@ -136,6 +143,12 @@ enum EnvironmentValue: Sendable {
     case foregroundStyle(any ShapeStyle)
     /// What `.tint` resolves to (SwiftUI's accent colour, blue, by default).
     case tint(any ShapeStyle)
+    /// Text's font where it sets none (nil: `.body`).
+    case font(Font?)
+    case lineLimit(Int?)
+    case multilineTextAlignment(TextAlignment)
+    case truncationMode(TruncationMode)
+    case lineSpacing(CGFloat)
 }
 
 /// An identity animation matches views by: explicit (`.id(_:)`, `ForEach`'s element ids) or

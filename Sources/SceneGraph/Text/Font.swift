@@ -1,0 +1,120 @@
+import Foundation
+import Typography
+
+/// A font as SwiftUI describes it (SwiftUI's `Font`): a text style or a size, a weight, a
+/// design and italics. The system font is Inter standing in for SF Pro (see `SystemFont`);
+/// text styles have iOS's sizes at the default Dynamic Type size.
+///
+/// ```swift
+/// Text("Disponible").font(.headline)
+/// Text("38").font(.system(size: 38, weight: .semibold))
+/// ```
+public struct Font: Hashable, Sendable {
+    /// iOS's text styles at the "Large" Dynamic Type size.
+    public enum TextStyle: String, Hashable, Sendable, CaseIterable {
+        case largeTitle, title, title2, title3, headline, subheadline, body, callout, footnote, caption, caption2
+
+        /// Points, as `UIFont.preferredFont(forTextStyle:)` gives them.
+        public var size: CGFloat {
+            switch self {
+            case .largeTitle: 34
+            case .title: 28
+            case .title2: 22
+            case .title3: 20
+            case .headline, .body: 17
+            case .callout: 16
+            case .subheadline: 15
+            case .footnote: 13
+            case .caption: 12
+            case .caption2: 11
+            }
+        }
+
+        /// Headline is semibold; every other style regular.
+        var weight: Weight { self == .headline ? .semibold : .regular }
+    }
+
+    /// The font's design (SwiftUI's `Font.Design`). Only `.default` has a font here yet; the
+    /// others are drawn in the default design.
+    public enum Design: String, Hashable, Sendable {
+        case `default`, serif, rounded, monospaced
+    }
+
+    /// A weight: the `wght` axis value (SwiftUI's `Font.Weight`).
+    public struct Weight: Hashable, Sendable {
+        public let value: Double
+        init(_ value: Double) { self.value = value }
+        public static let ultraLight = Weight(100), thin = Weight(200), light = Weight(300), regular = Weight(400)
+        public static let medium = Weight(500), semibold = Weight(600), bold = Weight(700), heavy = Weight(800)
+        public static let black = Weight(900)
+    }
+
+    enum Size: Hashable, Sendable {
+        case style(TextStyle)
+        case points(CGFloat)
+    }
+
+    var size: Size
+    var weight: Weight?
+    var design: Design = .default
+    var isItalic = false
+    var monospacedDigits = false
+    /// `Font.custom`'s name; drawn with the system font until custom fonts can be registered.
+    var customName: String?
+
+    public static let largeTitle = Font(size: .style(.largeTitle))
+    public static let title = Font(size: .style(.title))
+    public static let title2 = Font(size: .style(.title2))
+    public static let title3 = Font(size: .style(.title3))
+    public static let headline = Font(size: .style(.headline))
+    public static let subheadline = Font(size: .style(.subheadline))
+    public static let body = Font(size: .style(.body))
+    public static let callout = Font(size: .style(.callout))
+    public static let footnote = Font(size: .style(.footnote))
+    public static let caption = Font(size: .style(.caption))
+    public static let caption2 = Font(size: .style(.caption2))
+
+    /// The system font at `size` points.
+    public static func system(size: CGFloat, weight: Weight? = nil, design: Design? = nil) -> Font {
+        Font(size: .points(size.isFinite && size > 0 ? size : TextStyle.body.size), weight: weight, design: design ?? .default)
+    }
+    /// The system font in a text style's size.
+    public static func system(_ style: TextStyle, design: Design? = nil, weight: Weight? = nil) -> Font {
+        Font(size: .style(style), weight: weight, design: design ?? .default)
+    }
+    /// A font by name at `size` points. Custom fonts cannot be registered yet, so it draws in
+    /// the system font at that size (SwiftUI also falls back when a name is not found).
+    public static func custom(_ name: String, size: CGFloat) -> Font {
+        var font = system(size: size)
+        font.customName = name
+        return font
+    }
+
+    public func weight(_ weight: Weight) -> Font { var f = self; f.weight = weight; return f }
+    public func bold() -> Font { weight(.bold) }
+    public func italic() -> Font { var f = self; f.isItalic = true; return f }
+    /// Digits of one width (OpenType `tnum`), for numbers that change in place.
+    public func monospacedDigit() -> Font { var f = self; f.monospacedDigits = true; return f }
+    public func monospaced() -> Font { var f = self; f.design = .monospaced; return f }
+
+    /// Points.
+    public var pointSize: CGFloat {
+        switch size {
+        case .style(let s): s.size
+        case .points(let p): p
+        }
+    }
+
+    /// The weight drawn: the one set, else the style's.
+    var resolvedWeight: Weight {
+        if let weight { return weight }
+        if case .style(let s) = size { return s.weight }
+        return .regular
+    }
+
+    /// The system font instance that draws this font, and the features it turns on.
+    func instance() throws -> (FontInstance, [String]) {
+        let instance = try SystemFont.instance(size: Double(pointSize), weight: resolvedWeight.value, italic: isItalic)
+        return (instance, monospacedDigits ? ["tnum"] : [])
+    }
+}
