@@ -333,4 +333,12 @@ extension Evaluator {
         error(b.location(name), "argument '\(name)' must not be negative, got \(v.plainDescription)")
         return false
     }
+
+    /// Reports an argument that is not a positive number below 10,000 (a font size); true
+    /// when it is fine (or absent).
+    func positive(_ b: Bound, _ name: String) -> Bool {
+        guard let v = b.double(name), !(v > 0 && v < 10_000) else { return true }
+        error(b.location(name), "argument '\(name)' must be a positive number below 10000, got \(v.plainDescription)")
+        return false
+    }
 }

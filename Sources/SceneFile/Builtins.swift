@@ -11,13 +11,15 @@ enum Builtins {
 
     /// Free functions, initializers and static methods (`Type.name`), and implicit members
     /// (`.name`).
-    static let functions: [String: [Builtin]] = table(viewConstructors + valueConstructors + mathFunctions + animationConstructors)
+    static let functions: [String: [Builtin]] = table(viewConstructors + valueConstructors + mathFunctions + animationConstructors
+                                                      + textConstructors)
 
     /// Names that are types, usable for their static members (`Color.blue`, `Double.pi`).
     static let typeNames: Set<String> = [
         "Animation", "Color", "Angle", "Double", "CGFloat", "Float", "Int", "UnitPoint", "Alignment", "CGAffineTransform", "BlendMode",
         "Gradient", "Gradient.Stop", "CGPoint", "CGSize", "CGRect", "RoundedCornerStyle", "ColorRenderingMode", "CGLineCap",
-        "CGLineJoin", "HorizontalAlignment", "VerticalAlignment", "Edge", "Edge.Set", "ContentMode",
+        "CGLineJoin", "HorizontalAlignment", "VerticalAlignment", "Edge", "Edge.Set", "ContentMode", "Font", "Font.Weight",
+        "Font.Design", "TextAlignment",
     ]
 
     /// `Type.member` values.
@@ -41,12 +43,15 @@ enum Builtins {
         case "CGPoint": return name == "zero" ? .point(.zero) : nil
         case "CGSize": return name == "zero" ? .size(.zero) : nil
         case "CGRect": return name == "zero" ? .rect(.zero) : nil
+        case "Font": return textStyleFonts[name].map(Value.font)
+        case "Font.Weight": return fontWeights[name] != nil ? .enumCase(type: "Font.Weight", name: name) : nil
         case "Edge.Set":
             let sets: [String: Edge.Set] = ["top": .top, "leading": .leading, "bottom": .bottom, "trailing": .trailing, "all": .all,
                                             "horizontal": .horizontal, "vertical": .vertical]
             return sets[name].map(Value.edges)
         default:
             let enums: [String: ParamType] = ["BlendMode": .blendMode, "RoundedCornerStyle": .cornerStyle, "ColorRenderingMode": .colorMode, "ContentMode": .contentMode,
+                                              "Font.Design": .fontDesign, "TextAlignment": .textAlignment,
                                               "CGLineCap": .lineCap, "CGLineJoin": .lineJoin, "HorizontalAlignment": .horizontalAlignment,
                                               "VerticalAlignment": .verticalAlignment]
             guard let t = enums[type], t.members.contains(name) else { return nil }
@@ -71,7 +76,7 @@ enum Builtins {
     static let unsupported: [String: String] = {
         let later = "it is on the scene graph's list of what is not built yet (README, 'Not yet')"
         var table: [String: String] = [:]
-        for name in ["Text", "foregroundColor", "luminanceToAlpha"] {
+        for name in ["foregroundColor", "luminanceToAlpha", "Label"] {
             table[name] = later
         }
         return table
@@ -79,7 +84,7 @@ enum Builtins {
 
     // MARK: - Methods by receiver
 
-    static let viewModifiers = table(modifiers)
+    static let viewModifiers = table(modifiers + textModifiers)
     static let shapeMethods = table(shapeOperations)
     static let colorMethods = table([
         Builtin("opacity", "_ value: number") { b, _ in

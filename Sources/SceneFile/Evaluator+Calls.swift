@@ -56,6 +56,13 @@ extension Evaluator {
             return try viewMethod(name, .view(AnyView(c)), args, at: location)
         case .view, .style:
             return try viewMethod(name, base, args, at: location)
+        case .text:
+            if let overloads = Builtins.textMethods[name] { return try dispatch(overloads, args, receiver: base, at: location) }
+            return try viewMethod(name, base, args, at: location)
+        case .font:
+            if let overloads = Builtins.fontMethods[name] { return try dispatch(overloads, args, receiver: base, at: location) }
+            error(location, "a font has no method '\(name)'", hint: didYouMean(name, Array(Builtins.fontMethods.keys)))
+            return .invalid
         case .image:
             if let overloads = Builtins.imageMethods[name] { return try dispatch(overloads, args, receiver: base, at: location) }
             return try viewMethod(name, base, args, at: location)

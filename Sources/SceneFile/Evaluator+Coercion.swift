@@ -88,8 +88,16 @@ extension Evaluator {
                 return unknownMember(name, "Alignment")
             default: return mismatch()
             }
+        case .font:
+            switch value {
+            case .font: return .success(value)
+            case .member(let name):
+                if let f = textStyleFonts[name] { return .success(.font(f)) }
+                return unknownMember(name, "Font")
+            default: return mismatch()
+            }
         case .horizontalAlignment, .verticalAlignment, .blendMode, .colorMode, .cornerStyle, .lineCap, .lineJoin, .colorSpace,
-             .contentMode, .interpolation:
+             .contentMode, .interpolation, .fontWeight, .fontDesign, .textAlignment, .truncationMode:
             let typeName = String(type.expectation.split(separator: " ").last!)
             switch value {
             case .member(let name):
@@ -119,7 +127,9 @@ extension Evaluator {
             }
         case .view:
             switch value {
-            case .view, .shape, .color, .style: return .success(.view(asView(value, at: SourceLocation(line: 0, column: 0), context: "")!))
+            case .view, .shape, .color, .style, .text:
+                guard let view = asView(value, at: SourceLocation(line: 0, column: 0), context: "") else { return mismatch() }
+                return .success(.view(view))
             case .member(let name):
                 if let c = namedColors[name] { return .success(.view(AnyView(c))) }
                 return unknownMember(name, "Color")

@@ -38,6 +38,13 @@ extension Evaluator {
         if lhs.isInvalid || rhs.isInvalid { return .invalid }
         let (lhs, rhs) = (resolved(lhs, beside: rhs), resolved(rhs, beside: lhs))
         switch op {
+        case "+" where { if case .text = lhs { true } else { false } }() || { if case .text = rhs { true } else { false } }():
+            // Texts join into one Text, each part keeping its attributes.
+            guard case .text(let a) = lhs, case .text(let b) = rhs else {
+                error(location, "'+' joins two texts, got \(lhs.kindName) and \(rhs.kindName)", hint: "write Text(…) + Text(…)")
+                return .invalid
+            }
+            return .text(a + b)
         case "+", "-", "*", "/", "%": return arithmetic(op, lhs, rhs, at: location)
         case "..<", "...":
             guard case .int(let a) = lhs, case .int(var b) = rhs else {

@@ -275,6 +275,7 @@ final class Evaluator {
         switch value {
         case .view(let v): return v
         case .image(let i): return AnyView(i)
+        case .text(let t): return AnyView(t)
         case .shape(let s): return AnyView(s)
         case .color(let c): return AnyView(c)
         case .style(_, let v, _): return v

@@ -8,6 +8,7 @@ enum ParamType: String, Sendable {
     case horizontalAlignment, verticalAlignment, blendMode, colorMode, cornerStyle, lineCap, lineJoin, contentMode, interpolation
     case edges, colorSpace, view, shape, insettableShape, style, gradient, stops, colors, numbers, points
     case strokeStyle, fillStyle, transform, closure, keyPath, sequence, animation, any
+    case font, fontWeight, fontDesign, textAlignment, truncationMode
 
     /// How messages name what the parameter expects.
     var expectation: String {
@@ -52,6 +53,11 @@ enum ParamType: String, Sendable {
         case .keyPath: "a key path"
         case .sequence: "a range or an array"
         case .any: "a value"
+        case .font: "a Font"
+        case .fontWeight: "a Font.Weight"
+        case .fontDesign: "a Font.Design"
+        case .textAlignment: "a TextAlignment"
+        case .truncationMode: "a Text.TruncationMode"
         }
     }
 
@@ -77,10 +83,23 @@ enum ParamType: String, Sendable {
         case .length: ["infinity"]
         case .angle: ["zero"]
         case .transform: ["identity"]
+        case .font: Font.TextStyle.allCases.map(\.rawValue)
+        case .fontWeight: Array(fontWeights.keys).sorted()
+        case .fontDesign: ["default", "serif", "rounded", "monospaced"]
+        case .textAlignment: ["leading", "center", "trailing"]
+        case .truncationMode: ["head", "middle", "tail"]
         default: []
         }
     }
 }
+
+let fontWeights: [String: Font.Weight] = [
+    "ultraLight": .ultraLight, "thin": .thin, "light": .light, "regular": .regular, "medium": .medium,
+    "semibold": .semibold, "bold": .bold, "heavy": .heavy, "black": .black,
+]
+
+/// The text styles by name (`.headline` …).
+let textStyleFonts: [String: Font] = Dictionary(uniqueKeysWithValues: Font.TextStyle.allCases.map { ($0.rawValue, Font.system($0)) })
 
 let alignments: [String: Alignment] = [
     "center": .center, "leading": .leading, "trailing": .trailing, "top": .top, "bottom": .bottom,
@@ -195,6 +214,12 @@ struct Bound {
     func animation(_ name: String) -> Animation? { if case .animation(let v) = values[name] { v } else { nil } }
     func strokeStyle(_ name: String) -> StrokeStyle? { if case .strokeStyle(let v) = values[name] { v } else { nil } }
     func fillStyle(_ name: String) -> FillStyle? { if case .fillStyle(let v) = values[name] { v } else { nil } }
+    func text(_ name: String) -> Text? { if case .text(let v) = values[name] { v } else { nil } }
+    func font(_ name: String) -> Font? { if case .font(let v) = values[name] { v } else { nil } }
+    func fontWeight(_ name: String) -> Font.Weight? { enumCase(name).flatMap { fontWeights[$0] } }
+    func fontDesign(_ name: String) -> Font.Design? { enumCase(name).flatMap(Font.Design.init(rawValue:)) }
+    func textAlignment(_ name: String) -> TextAlignment? { enumCase(name).flatMap(TextAlignment.init(rawValue:)) }
+    func truncationMode(_ name: String) -> Text.TruncationMode? { enumCase(name).flatMap(Text.TruncationMode.init(rawValue:)) }
     func transform(_ name: String) -> CGAffineTransform? { if case .transform(let v) = values[name] { v } else { nil } }
     func edges(_ name: String) -> Edge.Set? { if case .edges(let v) = values[name] { v } else { nil } }
     func array(_ name: String) -> [Value]? { if case .array(let v) = values[name] { v } else { nil } }

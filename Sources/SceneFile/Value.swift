@@ -27,6 +27,9 @@ enum Value {
     case strokeStyle(StrokeStyle)
     case animation(Animation)
     case image(Image)
+    /// A `Text`, which text modifiers and `+` keep a Text (anything else makes it a view).
+    case text(Text)
+    case font(Font)
     case fillStyle(FillStyle)
     case transform(CGAffineTransform)
     case edges(Edge.Set)
@@ -69,6 +72,8 @@ enum Value {
         case .strokeStyle: "a stroke style"
         case .animation: "an animation"
         case .image: "an image"
+        case .text: "a text"
+        case .font: "a font"
         case .fillStyle: "a fill style"
         case .transform: "a transform"
         case .edges: "a set of edges"

@@ -38,6 +38,11 @@ import Testing
         case .fillStyle: "FillStyle()"
         case .transform: "CGAffineTransform(rotationAngle: 0.5)"
         case .animation: ".linear"
+        case .font: ".headline"
+        case .fontWeight: ".bold"
+        case .fontDesign: ".serif"
+        case .textAlignment: ".center"
+        case .truncationMode: ".middle"
         case .keyPath: "\\.self"
         case .sequence: "0..<2"
         case .any: "1"
@@ -64,6 +69,8 @@ import Testing
         ("CGAffineTransform.identity", Builtins.transformMethods),
         ("[1, 2]", Builtins.arrayMethods),
         ("Animation.linear", Builtins.animationMethods),
+        ("Text(\"x\")", Builtins.textMethods),
+        ("Font.body", Builtins.fontMethods),
     ]
 
     /// Scenes, one per call: a free function as a value, a method on its receiver, a path

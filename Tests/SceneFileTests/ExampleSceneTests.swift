@@ -14,7 +14,7 @@ import Testing
 
     @Test func everyLessonHasAnExample() {
         #expect(Self.names == ["badge", "capsule-border", "circles", "image", "pie", "plate", "polygons", "progress-ring", "punch-out", "radar-seal",
-                               "shadows", "triangle"])
+                               "shadows", "text", "triangle"])
     }
 
     /// `Examples/README.md` shows every scene's source, as it is now (HTML-escaped).

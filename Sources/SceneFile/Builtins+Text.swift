@@ -1,0 +1,108 @@
+import Foundation
+import SceneGraph
+
+extension Builtins {
+    /// `Text(…)`, and fonts: `.system(size:weight:design:)`, `.custom(_:size:)` (also as
+    /// `Font.…`).
+    static let textConstructors: [Builtin] = {
+        let system = { @Sendable (b: Bound) throws -> Value in
+            .font(.system(size: try b.required(b.cg("size"), "size"), weight: b.fontWeight("weight"), design: b.fontDesign("design")))
+        }
+        let custom = { @Sendable (b: Bound) throws -> Value in
+            .font(.custom(try b.required(b.string("name"), "name"), size: try b.required(b.cg("size"), "size")))
+        }
+        return [
+            Builtin("Text", "_ content: string") { b, e in try text(try b.required(b.string("content"), "content"), b, e) },
+            Builtin("Text", "verbatim content: string") { b, e in try text(try b.required(b.string("content"), "content"), b, e) },
+            Builtin(".system", "size: number, weight: fontWeight?, design: fontDesign?") { b, e in
+                guard e.positive(b, "size") else { return .invalid }
+                return try system(b)
+            },
+            Builtin("Font.system", "size: number, weight: fontWeight?, design: fontDesign?") { b, e in
+                guard e.positive(b, "size") else { return .invalid }
+                return try system(b)
+            },
+            Builtin(".custom", "_ name: string, size: number") { b, e in
+                guard e.positive(b, "size") else { return .invalid }
+                return try custom(b)
+            },
+            Builtin("Font.custom", "_ name: string, size: number") { b, e in
+                guard e.positive(b, "size") else { return .invalid }
+                return try custom(b)
+            },
+        ]
+    }()
+
+    /// The most characters one `Text` may hold: a page of text is a few thousand; a string of
+    /// millions would only take time and memory to lay out.
+    static let maximumTextCharacters = 100_000
+
+    private static func text(_ string: String, _ b: Bound, _ e: Evaluator) throws -> Value {
+        guard string.unicodeScalars.count <= maximumTextCharacters else {
+            e.error(b.location("content"), "a Text holds at most \(maximumTextCharacters) characters, this one \(string.unicodeScalars.count)")
+            return .invalid
+        }
+        return .text(Text(verbatim: string))
+    }
+
+    /// Methods of a Text that keep it a Text (so `+` still joins it).
+    static let textMethods = table([
+        Builtin("font", "_ font: font") { b, _ in
+            .text(try b.required(b.text("self"), "self").font(try b.required(b.font("font"), "font")))
+        },
+        Builtin("fontWeight", "_ weight: fontWeight") { b, _ in
+            .text(try b.required(b.text("self"), "self").fontWeight(try b.required(b.fontWeight("weight"), "weight")))
+        },
+        Builtin("bold", "") { b, _ in .text(try b.required(b.text("self"), "self").bold()) },
+        Builtin("italic", "") { b, _ in .text(try b.required(b.text("self"), "self").italic()) },
+        Builtin("foregroundStyle", "_ style: style") { b, _ in
+            .text(try b.required(b.text("self"), "self").foregroundStyle(try b.required(b.style("style"), "style")))
+        },
+        Builtin("foregroundColor", "_ color: color") { b, _ in
+            .text(try b.required(b.text("self"), "self").foregroundColor(try b.required(b.color("color"), "color")))
+        },
+        Builtin("kerning", "_ kerning: number") { b, _ in
+            .text(try b.required(b.text("self"), "self").kerning(try b.required(b.cg("kerning"), "kerning")))
+        },
+        Builtin("tracking", "_ tracking: number") { b, _ in
+            .text(try b.required(b.text("self"), "self").tracking(try b.required(b.cg("tracking"), "tracking")))
+        },
+        Builtin("baselineOffset", "_ offset: number") { b, _ in
+            .text(try b.required(b.text("self"), "self").baselineOffset(try b.required(b.cg("offset"), "offset")))
+        },
+    ])
+
+    /// Methods of a font.
+    static let fontMethods = table([
+        Builtin("bold", "") { b, _ in .font(try b.required(b.font("self"), "self").bold()) },
+        Builtin("italic", "") { b, _ in .font(try b.required(b.font("self"), "self").italic()) },
+        Builtin("weight", "_ weight: fontWeight") { b, _ in
+            .font(try b.required(b.font("self"), "self").weight(try b.required(b.fontWeight("weight"), "weight")))
+        },
+        Builtin("monospacedDigit", "") { b, _ in .font(try b.required(b.font("self"), "self").monospacedDigit()) },
+        Builtin("monospaced", "") { b, _ in .font(try b.required(b.font("self"), "self").monospaced()) },
+    ])
+
+    /// Modifiers any view takes for the text inside it (environment values).
+    static let textModifiers: [Builtin] = [
+        Builtin("font", "_ font: font") { b, _ in
+            .view(AnyView(try b.required(b.view("self"), "self").font(try b.required(b.font("font"), "font"))))
+        },
+        Builtin("lineLimit", "_ number: int") { b, e in
+            guard let n = b.int("number"), n >= 1 else {
+                e.error(b.location("number"), "a line limit must be at least 1, got \(b.int("number") ?? 0)")
+                return .invalid
+            }
+            return .view(AnyView(try b.required(b.view("self"), "self").lineLimit(n)))
+        },
+        Builtin("multilineTextAlignment", "_ alignment: textAlignment") { b, _ in
+            .view(AnyView(try b.required(b.view("self"), "self").multilineTextAlignment(try b.required(b.textAlignment("alignment"), "alignment"))))
+        },
+        Builtin("truncationMode", "_ mode: truncationMode") { b, _ in
+            .view(AnyView(try b.required(b.view("self"), "self").truncationMode(try b.required(b.truncationMode("mode"), "mode"))))
+        },
+        Builtin("lineSpacing", "_ spacing: number") { b, _ in
+            .view(AnyView(try b.required(b.view("self"), "self").lineSpacing(try b.required(b.cg("spacing"), "spacing"))))
+        },
+    ]
+}

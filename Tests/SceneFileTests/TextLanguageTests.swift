@@ -1,0 +1,68 @@
+import Foundation
+import SceneFile
+import SceneGraph
+import Testing
+
+/// Text in scene files: the same display list as the same views written in Swift, and located
+/// errors for bad text input.
+@Suite struct TextLanguageTests {
+    @Test func textScenesEqualSwift() throws {
+        let scene = try Scene(source: """
+            canvas(width: 240, height: 160)
+            VStack(alignment: .leading, spacing: 4) {
+                Text("Disponible").font(.headline).foregroundStyle(.green)
+                Text("Hola, ") + Text("mundo").bold().foregroundColor(.pink)
+                Text("A paragraph that wraps to the width it is given.")
+                    .font(.system(size: 13, weight: .medium))
+                    .frame(width: 120, alignment: .leading)
+                Text("Tracking").tracking(2).italic()
+                Text("Font.system").font(Font.system(size: 20, weight: .bold).italic())
+            }
+            .lineLimit(2)
+            .multilineTextAlignment(.center)
+            .font(.caption)
+            """)
+        let swift = VStack(alignment: .leading, spacing: 4) {
+            Text("Disponible").font(.headline).foregroundStyle(.green)
+            Text("Hola, ") + Text("mundo").bold().foregroundColor(.pink)
+            Text("A paragraph that wraps to the width it is given.")
+                .font(.system(size: 13, weight: .medium))
+                .frame(width: 120, alignment: .leading)
+            Text("Tracking").tracking(2).italic()
+            Text("Font.system").font(Font.system(size: 20, weight: .bold).italic())
+        }
+        .lineLimit(2)
+        .multilineTextAlignment(.center)
+        .font(.caption)
+        let size = CGSize(width: 240, height: 160)
+        let fromScene = try Renderer().displayList(for: scene.view, size: size)
+        #expect(fromScene == (try Renderer().displayList(for: swift, size: size)))
+        #expect(fromScene.leaves.count == 6)
+    }
+
+    @Test(arguments: [
+        ("Text(\"a\").font(.system(size: -3))", "argument 'size' must be a positive number below 10000, got -3"),
+        ("Text(\"a\").font(.system(size: 50000))", "argument 'size' must be a positive number below 10000, got 50000"),
+        ("Text(\"a\").font(.huge)", "type 'Font' has no member 'huge'"),
+        ("Text(\"a\").lineLimit(0)", "a line limit must be at least 1, got 0"),
+        ("Text(\"a\") + Circle()", "'+' joins two texts, got a text and a shape"),
+        ("Text(\"a\").fontWeight(.heavyish)", "type 'Font.Weight' has no member 'heavyish'"),
+    ])
+    func badTextIsALocatedError(_ source: String, _ message: String) {
+        #expect {
+            try Scene(source: source, fileName: "t.scene")
+        } throws: { error in
+            "\(error)".contains("t.scene:1:") && "\(error)".contains(message)
+        }
+    }
+
+    /// A 10-million-character string is refused before it is laid out.
+    @Test func aHugeTextIsRefused() {
+        let source = "Text(\"" + String(repeating: "a", count: 200_000) + "\")"
+        #expect {
+            try Scene(source: source, fileName: "t.scene")
+        } throws: { error in
+            "\(error)".contains("a Text holds at most 100000 characters, this one 200000")
+        }
+    }
+}
