@@ -11,26 +11,19 @@ extension Builtins {
         let custom = { @Sendable (b: Bound) throws -> Value in
             .font(.custom(try b.required(b.string("name"), "name"), size: try b.required(b.cg("size"), "size")))
         }
+        // Each font constructor both as an implicit member (`.system(…)`) and on the type.
+        func both(_ name: String, _ spec: String, _ make: @escaping @Sendable (Bound) throws -> Value) -> [Builtin] {
+            ["." + name, "Font." + name].map { n in
+                Builtin(n, spec) { b, e in
+                    guard e.positive(b, "size") else { return .invalid }
+                    return try make(b)
+                }
+            }
+        }
         return [
             Builtin("Text", "_ content: string") { b, e in try text(try b.required(b.string("content"), "content"), b, e) },
             Builtin("Text", "verbatim content: string") { b, e in try text(try b.required(b.string("content"), "content"), b, e) },
-            Builtin(".system", "size: number, weight: fontWeight?, design: fontDesign?") { b, e in
-                guard e.positive(b, "size") else { return .invalid }
-                return try system(b)
-            },
-            Builtin("Font.system", "size: number, weight: fontWeight?, design: fontDesign?") { b, e in
-                guard e.positive(b, "size") else { return .invalid }
-                return try system(b)
-            },
-            Builtin(".custom", "_ name: string, size: number") { b, e in
-                guard e.positive(b, "size") else { return .invalid }
-                return try custom(b)
-            },
-            Builtin("Font.custom", "_ name: string, size: number") { b, e in
-                guard e.positive(b, "size") else { return .invalid }
-                return try custom(b)
-            },
-        ]
+        ] + both("system", "size: number, weight: fontWeight?, design: fontDesign?", system) + both("custom", "_ name: string, size: number", custom)
     }()
 
     /// The most characters one `Text` may hold: a page of text is a few thousand; a string of
