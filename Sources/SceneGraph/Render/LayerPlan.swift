@@ -45,17 +45,7 @@ enum PlannedItem {
         case .leaf(_, let plan):
             return plan.visible ? plan.shadowMasks.compactMap { $0 } : []
         case .group(_, let plan):
-            guard let layer = plan.layer else { return [] }
-            var out = [layer] + plan.children.flatMap(\.images)
-            switch plan.preparation {
-            case .none, .colorMatrix, .blur: break
-            case let .mask(maskLayer, items): out += [maskLayer] + items.flatMap(\.images)
-            case let .image(_, placement, conversion):
-                if case .resampled(let placed) = placement { out.append(placed) }
-                if let conversion { out.append(conversion) }
-            }
-            if plan.composited { out += plan.shadowMasks }
-            return out
+            return plan.images(inside: true)
         }
     }
 }
@@ -115,12 +105,19 @@ struct GroupPlan {
     /// The images the group makes itself (not those of the items inside it), in the order
     /// they are made: its layer, a mask's second layer, a drawing group's placed layer and
     /// conversion, its shadows' masks.
-    var ownImages: [PlannedImage] {
+    var ownImages: [PlannedImage] { images(inside: false) }
+
+    /// The group's images in the order they are made, with those of the items drawn into its
+    /// layers (`inside`) or without.
+    func images(inside: Bool) -> [PlannedImage] {
         guard let layer else { return [] }
         var out = [layer]
+        if inside { out += children.flatMap(\.images) }
         switch preparation {
         case .none, .colorMatrix, .blur: break
-        case .mask(let maskLayer, _): out.append(maskLayer)
+        case let .mask(maskLayer, items):
+            out.append(maskLayer)
+            if inside { out += items.flatMap(\.images) }
         case let .image(_, placement, conversion):
             if case .resampled(let placed) = placement { out.append(placed) }
             if let conversion { out.append(conversion) }

@@ -124,10 +124,7 @@ extension Renderer {
     /// pool (the caller gives it back with `recycle`); `cleared`: it must start transparent
     /// (false when the first drawing covers it).
     func makeLayer(_ planned: PlannedImage, width: Int, height: Int, pooled: Bool = false, cleared: Bool = true) throws -> (Surface, Int) {
-        let bytes = width * height * planned.format.bytesPerPixel
-        guard recorder.liveBytes + bytes <= maximumOffscreenBytes else {
-            throw RenderError.offscreenLimit(needed: recorder.liveBytes + bytes, limit: maximumOffscreenBytes)
-        }
+        try checkOffscreenBudget(width * height * planned.format.bytesPerPixel)
         let surface: Surface
         if pooled, let reused = layerPool.take(width: width, height: height, format: planned.format) {
             if cleared { recorder.time("composition") { reused.clear() } }
@@ -136,6 +133,14 @@ extension Renderer {
             surface = try Surface(width: width, height: height, format: planned.format)
         }
         return (surface, recorder.allocate(planned))
+    }
+
+    /// Throws unless `bytes` more fit within `maximumOffscreenBytes` beside what the render
+    /// holds now.
+    func checkOffscreenBudget(_ bytes: Int) throws {
+        guard recorder.liveBytes + bytes <= maximumOffscreenBytes else {
+            throw RenderError.offscreenLimit(needed: recorder.liveBytes + bytes, limit: maximumOffscreenBytes)
+        }
     }
 
     /// A pooled layer this render has finished with, for the next one.

@@ -59,9 +59,7 @@ extension Renderer {
         defer { if convertedBytes > 0 { recorder.release(convertedBytes) } }
         if let conversion {
             // Into the parent's encoding (an opaque image stays opaque), then composited.
-            guard recorder.liveBytes + conversion.bytes <= maximumOffscreenBytes else {
-                throw RenderError.offscreenLimit(needed: recorder.liveBytes + conversion.bytes, limit: maximumOffscreenBytes)
-            }
+            try checkOffscreenBudget(conversion.bytes)
             layer = try recorder.time("composition") { try layer.converted(to: conversion.format) }
             convertedBytes = recorder.allocate(conversion)
         }

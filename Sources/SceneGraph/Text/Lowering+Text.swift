@@ -14,28 +14,21 @@ extension Lowering {
         guard context.opacity > 0 else { return }
         let local = CGRect(origin: .zero, size: rect.size)
         let place = CGAffineTransform(translationX: rect.minX, y: rect.minY).concatenating(context.transform)
-        // Runs painted alike share a leaf: group the glyphs by their run's own style, the
-        // environment's where they have none.
+        // Runs painted alike share a leaf: each run with a style of its own gets a group, all
+        // the runs without one share the environment's.
         var groups: [(style: (any ShapeStyle)?, path: Path)] = []
-        var groupOfRun: [Int: Int] = [:]
+        var shared: Int?
+        let groupOfRun: [Int] = text.styles.map { style in
+            if style == nil, let shared { return shared }
+            groups.append((style, Path()))
+            if style == nil { shared = groups.count - 1 }
+            return groups.count - 1
+        }
         for line in text.layout.lines {
             for g in line.glyphs {
                 let outline = g.font.outline(of: g.glyph)
-                guard !outline.isEmpty else { continue }
-                let group: Int
-                if let known = groupOfRun[g.style] {
-                    group = known
-                } else {
-                    let style = g.style < text.styles.count ? text.styles[g.style] : nil
-                    // Runs without a style of their own all use the environment's: one group.
-                    if style == nil, let shared = groupOfRun.first(where: { groups[$0.value].style == nil })?.value {
-                        group = shared
-                    } else {
-                        groups.append((style, Path()))
-                        group = groups.count - 1
-                    }
-                    groupOfRun[g.style] = group
-                }
+                guard !outline.isEmpty, g.style < groupOfRun.count else { continue }
+                let group = groupOfRun[g.style]
                 // Font units, y up → points in the Text's frame, y down → device.
                 let scale = g.size / Double(g.font.unitsPerEm)
                 let toDevice = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: g.x, ty: g.baseline).concatenating(place)
