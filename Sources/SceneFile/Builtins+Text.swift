@@ -23,6 +23,29 @@ extension Builtins {
         return [
             Builtin("Text", "_ content: string") { b, e in try text(try b.required(b.string("content"), "content"), b, e) },
             Builtin("Text", "verbatim content: string") { b, e in try text(try b.required(b.string("content"), "content"), b, e) },
+            Builtin("Image", "systemName: string") { b, e in
+                let name = try b.required(b.string("systemName"), "systemName")
+                guard SymbolSet.contains(name) else {
+                    e.error(b.location("systemName"), "no symbol named '\(name)'",
+                            hint: SymbolSet.suggestion(for: name).map { "did you mean '\($0)'?" } ?? "the symbols are listed in docs/text.md")
+                    return .invalid
+                }
+                return .image(Image(systemName: name))
+            },
+            Builtin("Label", "_ title: string, systemImage: string") { b, e in
+                let name = try b.required(b.string("systemImage"), "systemImage")
+                guard SymbolSet.contains(name) else {
+                    e.error(b.location("systemImage"), "no symbol named '\(name)'",
+                            hint: SymbolSet.suggestion(for: name).map { "did you mean '\($0)'?" } ?? "the symbols are listed in docs/text.md")
+                    return .invalid
+                }
+                guard case .text = try text(try b.required(b.string("title"), "title"), b, e, at: "title") else { return .invalid }
+                return .view(AnyView(Label(try b.required(b.string("title"), "title"), systemImage: name)))
+            },
+            Builtin("Label", "title: closure, icon: closure") { b, e in
+                let title = try e.content(b, "title"), icon = try e.content(b, "icon")
+                return .view(AnyView(Label { title } icon: { icon }))
+            },
         ] + both("system", "size: number, weight: fontWeight?, design: fontDesign?", system) + both("custom", "_ name: string, size: number", custom)
     }()
 
@@ -30,9 +53,9 @@ extension Builtins {
     /// millions would only take time and memory to lay out.
     static let maximumTextCharacters = 100_000
 
-    private static func text(_ string: String, _ b: Bound, _ e: Evaluator) throws -> Value {
+    private static func text(_ string: String, _ b: Bound, _ e: Evaluator, at parameter: String = "content") throws -> Value {
         guard string.unicodeScalars.count <= maximumTextCharacters else {
-            e.error(b.location("content"), "a Text holds at most \(maximumTextCharacters) characters, this one \(string.unicodeScalars.count)")
+            e.error(b.location(parameter), "a Text holds at most \(maximumTextCharacters) characters, this one \(string.unicodeScalars.count)")
             return .invalid
         }
         return .text(Text(verbatim: string))
@@ -96,6 +119,15 @@ extension Builtins {
         },
         Builtin("lineSpacing", "_ spacing: number") { b, _ in
             .view(AnyView(try b.required(b.view("self"), "self").lineSpacing(try b.required(b.cg("spacing"), "spacing"))))
+        },
+        Builtin("labelStyle", "_ style: labelStyle") { b, _ in
+            .view(AnyView(try b.required(b.view("self"), "self").labelStyle(try b.required(b.labelStyle("style"), "style"))))
+        },
+        Builtin("imageScale", "_ scale: imageScale") { b, _ in
+            .view(AnyView(try b.required(b.view("self"), "self").imageScale(try b.required(b.imageScale("scale"), "scale"))))
+        },
+        Builtin("symbolVariant", "_ variant: symbolVariant") { b, _ in
+            .view(AnyView(try b.required(b.view("self"), "self").symbolVariant(try b.required(b.symbolVariant("variant"), "variant"))))
         },
     ]
 }

@@ -161,6 +161,10 @@ extension Builtins {
         Builtin("background", "_ content: view, alignment: alignment?") { b, _ in
             .view(AnyView(try b.required(b.view("self"), "self").background(try b.required(b.view("content"), "content"), alignment: b.alignment("alignment") ?? .center)))
         },
+        Builtin("background", "_ style: style, in shape: shape") { b, _ in
+            let shape = try b.required(b.shape("shape"), "shape")
+            return .view(AnyView(try b.required(b.view("self"), "self").background(shape.fill(try b.required(b.style("style"), "style")))))
+        },
         Builtin("background", "alignment: alignment?, content: closure") { b, e in
             let content = try e.content(b)
             return .view(AnyView(try b.required(b.view("self"), "self").background(content, alignment: b.alignment("alignment") ?? .center)))
@@ -311,9 +315,9 @@ extension Builtins {
 
 extension Evaluator {
     /// The views of a builder closure argument named `content`.
-    func content(_ b: Bound) throws -> AnyView {
-        let (closure, scope) = try b.required(b.closure("content"), "content")
-        return try buildViews(closure, scope, at: b.location("content"))
+    func content(_ b: Bound, _ name: String = "content") throws -> AnyView {
+        let (closure, scope) = try b.required(b.closure(name), name)
+        return try buildViews(closure, scope, at: b.location(name))
     }
 
     /// A value usable as a view identity (`.id(_:)`, a `ForEach` element).

@@ -52,6 +52,7 @@ enum Builtins {
         default:
             let enums: [String: ParamType] = ["BlendMode": .blendMode, "RoundedCornerStyle": .cornerStyle, "ColorRenderingMode": .colorMode, "ContentMode": .contentMode,
                                               "Font.Design": .fontDesign, "TextAlignment": .textAlignment,
+                                              "Image.Scale": .imageScale, "SymbolVariants": .symbolVariant,
                                               "CGLineCap": .lineCap, "CGLineJoin": .lineJoin, "HorizontalAlignment": .horizontalAlignment,
                                               "VerticalAlignment": .verticalAlignment]
             guard let t = enums[type], t.members.contains(name) else { return nil }
@@ -76,7 +77,7 @@ enum Builtins {
     static let unsupported: [String: String] = {
         let later = "it is on the scene graph's list of what is not built yet (README, 'Not yet')"
         var table: [String: String] = [:]
-        for name in ["foregroundColor", "luminanceToAlpha", "Label"] {
+        for name in ["foregroundColor", "luminanceToAlpha"] {
             table[name] = later
         }
         return table

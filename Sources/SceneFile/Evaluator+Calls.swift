@@ -113,7 +113,8 @@ extension Evaluator {
             for (position, parameter) in signature.parameters.enumerated() {
                 if i < args.count {
                     let arg = args[i]
-                    let fits = arg.trailing ? parameter.type == .closure : arg.label == parameter.label
+                    let fits = arg.trailing ? parameter.type == .closure && (arg.label == nil || arg.label == parameter.label)
+                        : arg.label == parameter.label
                     if fits {
                         let argument = parameter.label.map { "argument '\($0)'" } ?? "argument \(position + 1) of '\(signature.name)'"
                         switch coerce(arg.value, to: parameter.type, argument: argument) {

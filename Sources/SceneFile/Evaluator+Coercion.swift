@@ -97,7 +97,8 @@ extension Evaluator {
             default: return mismatch()
             }
         case .horizontalAlignment, .verticalAlignment, .blendMode, .colorMode, .cornerStyle, .lineCap, .lineJoin, .colorSpace,
-             .contentMode, .interpolation, .fontWeight, .fontDesign, .textAlignment, .truncationMode:
+             .contentMode, .interpolation, .fontWeight, .fontDesign, .textAlignment, .truncationMode,
+             .labelStyle, .imageScale, .symbolVariant:
             let typeName = String(type.expectation.split(separator: " ").last!)
             switch value {
             case .member(let name):
@@ -136,8 +137,10 @@ extension Evaluator {
             default: return mismatch()
             }
         case .shape:
+            if case .member(let name) = value, let shape = memberShapes[name] { return .success(.shape(shape)) }
             if case .shape = value { return .success(value) } else { return mismatch() }
         case .insettableShape:
+            if case .member(let name) = value, let shape = memberShapes[name] { return .success(.shape(shape)) }
             guard case .shape(let s) = value else { return mismatch() }
             guard s.insetBy != nil else {
                 return .failure(Mismatch(message: "\(argument) needs an insettable shape; this \(s.name) cannot be inset",

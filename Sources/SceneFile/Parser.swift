@@ -273,11 +273,14 @@ struct Parser {
                 expr = .call(expr, try parseArguments(), location)
                 if allowTrailingClosure, isSymbol("{"), !token.newlineBefore, case .call(let callee, var args, let l) = expr {
                     args.append(Argument(label: nil, location: token.location, value: .closure(try parseClosure()), isTrailingClosure: true))
+                    try parseLabelledTrailingClosures(into: &args)
                     expr = .call(callee, args, l)
                 }
             } else if isSymbol("{"), allowTrailingClosure, !token.newlineBefore, isCallable(expr) {
                 let location = expr.location
-                expr = .call(expr, [Argument(label: nil, location: token.location, value: .closure(try parseClosure()), isTrailingClosure: true)], location)
+                var args = [Argument(label: nil, location: token.location, value: .closure(try parseClosure()), isTrailingClosure: true)]
+                try parseLabelledTrailingClosures(into: &args)
+                expr = .call(expr, args, location)
             } else if isSymbol("["), !token.newlineBefore, !token.spaceBefore {
                 let location = token.location
                 advance()
@@ -287,6 +290,16 @@ struct Parser {
             } else {
                 return expr
             }
+        }
+    }
+
+    /// The labelled closures after a first trailing closure (`Label { … } icon: { … }`).
+    private mutating func parseLabelledTrailingClosures(into args: inout [Argument]) throws {
+        while case .identifier(let label) = kind, peekKind(1) == .symbol(":"), peekKind(2) == .symbol("{") {
+            let location = token.location
+            advance()
+            advance()
+            args.append(Argument(label: label, location: location, value: .closure(try parseClosure()), isTrailingClosure: true))
         }
     }
 

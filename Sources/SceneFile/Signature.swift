@@ -8,7 +8,7 @@ enum ParamType: String, Sendable {
     case horizontalAlignment, verticalAlignment, blendMode, colorMode, cornerStyle, lineCap, lineJoin, contentMode, interpolation
     case edges, colorSpace, view, shape, insettableShape, style, gradient, stops, colors, numbers, points
     case strokeStyle, fillStyle, transform, closure, keyPath, sequence, animation, any
-    case font, fontWeight, fontDesign, textAlignment, truncationMode
+    case font, fontWeight, fontDesign, textAlignment, truncationMode, labelStyle, imageScale, symbolVariant
 
     /// How messages name what the parameter expects.
     var expectation: String {
@@ -58,6 +58,9 @@ enum ParamType: String, Sendable {
         case .fontDesign: "a Font.Design"
         case .textAlignment: "a TextAlignment"
         case .truncationMode: "a Text.TruncationMode"
+        case .labelStyle: "a LabelStyle"
+        case .imageScale: "an Image.Scale"
+        case .symbolVariant: "a SymbolVariants"
         }
     }
 
@@ -88,6 +91,9 @@ enum ParamType: String, Sendable {
         case .fontDesign: ["default", "serif", "rounded", "monospaced"]
         case .textAlignment: ["leading", "center", "trailing"]
         case .truncationMode: ["head", "middle", "tail"]
+        case .labelStyle: ["automatic", "titleAndIcon", "iconOnly", "titleOnly"]
+        case .imageScale: ["small", "medium", "large"]
+        case .symbolVariant: ["none", "fill"]
         default: []
         }
     }
@@ -220,6 +226,9 @@ struct Bound {
     func fontDesign(_ name: String) -> Font.Design? { enumCase(name).flatMap(Font.Design.init(rawValue:)) }
     func textAlignment(_ name: String) -> TextAlignment? { enumCase(name).flatMap(TextAlignment.init(rawValue:)) }
     func truncationMode(_ name: String) -> Text.TruncationMode? { enumCase(name).flatMap(Text.TruncationMode.init(rawValue:)) }
+    func labelStyle(_ name: String) -> LabelStyle? { enumCase(name).flatMap(LabelStyle.init(rawValue:)) }
+    func imageScale(_ name: String) -> Image.Scale? { enumCase(name).flatMap(Image.Scale.init(rawValue:)) }
+    func symbolVariant(_ name: String) -> SymbolVariants? { enumCase(name).map { $0 == "fill" ? .fill : SymbolVariants.none } }
     func transform(_ name: String) -> CGAffineTransform? { if case .transform(let v) = values[name] { v } else { nil } }
     func edges(_ name: String) -> Edge.Set? { if case .edges(let v) = values[name] { v } else { nil } }
     func array(_ name: String) -> [Value]? { if case .array(let v) = values[name] { v } else { nil } }
@@ -242,3 +251,12 @@ struct Builtin: Sendable {
         self.run = run
     }
 }
+
+/// Shapes written as members where a shape is expected (`.background(.blue, in: .capsule)`,
+/// `.clipShape(.circle)`), as SwiftUI's `Shape` statics give them.
+let memberShapes: [String: SceneShape] = [
+    "circle": SceneShape(insettable: Circle(), name: "Circle"),
+    "capsule": SceneShape(insettable: Capsule(style: .continuous), name: "Capsule"),
+    "ellipse": SceneShape(insettable: Ellipse(), name: "Ellipse"),
+    "rect": SceneShape(insettable: Rectangle(), name: "Rectangle"),
+]

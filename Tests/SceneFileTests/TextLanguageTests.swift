@@ -56,6 +56,61 @@ import Testing
         }
     }
 
+    /// The seed's label and the radar seal's symbol, in a scene and in Swift: the same display
+    /// list (TEXT.md §6.14); the builder form with labelled trailing closures too.
+    @Test func labelsAndSymbolsEqualSwift() throws {
+        let scene = try Scene(source: """
+            canvas(width: 240, height: 160)
+            VStack(spacing: 24) {
+                Label("Descargando", systemImage: "arrow.down")
+                    .font(.headline)
+                    .foregroundStyle(.blue)
+                    .padding(.horizontal, 16)
+                    .padding(.vertical, 10)
+                    .background(Color.blue.opacity(0.15), in: .capsule)
+                Image(systemName: "wave.3.right")
+                    .font(.system(size: 38, weight: .semibold))
+                    .foregroundStyle(.mint)
+                Label { Text("Radar") } icon: { Circle().frame(width: 8, height: 8) }
+                    .labelStyle(.titleAndIcon)
+                Image(systemName: "heart").symbolVariant(.fill).imageScale(.large)
+            }
+            """)
+        let swift = VStack(spacing: 24) {
+            Label("Descargando", systemImage: "arrow.down")
+                .font(.headline)
+                .foregroundStyle(.blue)
+                .padding(.horizontal, 16)
+                .padding(.vertical, 10)
+                .background(Color.blue.opacity(0.15), in: Capsule())
+            Image(systemName: "wave.3.right")
+                .font(.system(size: 38, weight: .semibold))
+                .foregroundStyle(.mint)
+            Label { Text("Radar") } icon: { Circle().frame(width: 8, height: 8) }
+                .labelStyle(.titleAndIcon)
+            Image(systemName: "heart").symbolVariant(.fill).imageScale(.large)
+        }
+        let size = CGSize(width: 240, height: 160)
+        let fromScene = try Renderer().displayList(for: scene.view, size: size)
+        #expect(fromScene == (try Renderer().displayList(for: swift, size: size)))
+        #expect(fromScene.leaves.count == 7)
+    }
+
+    /// An unknown symbol is a located error in a scene, with the nearest name.
+    @Test(arguments: [
+        ("Image(systemName: \"chekmark\")", "t.scene:1:7: error: no symbol named 'chekmark'", "did you mean 'checkmark'?"),
+        ("Label(\"a\", systemImage: \"arow.down\")", "t.scene:1:12: error: no symbol named 'arow.down'", "did you mean 'arrow.down'?"),
+        ("Image(systemName: \"qqqqqqqqqqqq\")", "no symbol named 'qqqqqqqqqqqq'", "docs/text.md"),
+        ("Circle().labelStyle(.fancy)", "has no member 'fancy'", ""),
+    ])
+    func unknownSymbolsAreLocatedErrors(_ source: String, _ message: String, _ hint: String) {
+        #expect {
+            try Scene(source: source, fileName: "t.scene")
+        } throws: { error in
+            "\(error)".contains("t.scene:1:") && "\(error)".contains(message) && (hint.isEmpty || "\(error)".contains(hint))
+        }
+    }
+
     /// A 10-million-character string is refused before it is laid out.
     @Test func aHugeTextIsRefused() {
         let source = "Text(\"" + String(repeating: "a", count: 200_000) + "\")"

@@ -180,12 +180,14 @@ private struct IdentityKey: Hashable {
 /// equal kinds interpolate, different kinds cross-fade (one leaves, the other arrives).
 enum NodeKind: Hashable {
     case empty, shape, image, spacer, laidOut, text, layoutFailure
+    /// Symbols of one name interpolate their frames; another name cross-fades.
+    case symbol(String)
     case sequence, zstack, stack(Axis)
     case padding, frame, flexibleFrame, aspectRatio, position, fixedSize, offset, priority, layered(inFront: Bool)
     case opacity, blendMode, shadow, clip, color, transform
     case compositingGroup, drawingGroup, blur, mask
     case identity(ViewID), transition, geometryGroup, foregroundStyle, tint
-    case font, lineLimit, multilineTextAlignment, truncationMode, lineSpacing
+    case font, lineLimit, multilineTextAlignment, truncationMode, lineSpacing, imageScale, symbolVariant, labelStyle
 }
 
 extension PlacedNode.Content {
@@ -199,6 +201,9 @@ extension PlacedNode.Content {
             case .spacer: .spacer
             case .laidOut: .laidOut
             case .text, .placedText: .text
+            case .symbol(let name, _): .symbol(name)
+            case .placedSymbol(let symbol): .symbol(symbol.name)
+            case .label: .stack(.horizontal)
             case .layoutFailure: .layoutFailure
             }
         case .container(let container):
@@ -247,6 +252,9 @@ extension PlacedNode.Content {
             case .environment(.multilineTextAlignment): .multilineTextAlignment
             case .environment(.truncationMode): .truncationMode
             case .environment(.lineSpacing): .lineSpacing
+            case .environment(.imageScale): .imageScale
+            case .environment(.symbolVariant): .symbolVariant
+            case .environment(.labelStyle): .labelStyle
             }
         }
     }

@@ -36,7 +36,7 @@ struct EnvironmentValues: Sendable {
         switch value {
         case .foregroundStyle(let s): copy.foregroundStyle = replacing(s, foreground: true, tint: false)
         case .tint(let s): copy.tint = replacing(s, foreground: true, tint: true)
-        case .font, .lineLimit, .multilineTextAlignment, .truncationMode, .lineSpacing:
+        case .font, .lineLimit, .multilineTextAlignment, .truncationMode, .lineSpacing, .imageScale, .symbolVariant, .labelStyle:
             // Read by layout (`TextEnvironment`), not by drawing.
             break
         }

@@ -27,6 +27,13 @@ extension LayoutPass {
                 return CGSize(width: max(m, proposal.width ?? m), height: max(m, proposal.height ?? m))
             case .laidOut(let tree):
                 return tree.rect.size
+            case .placedSymbol(let symbol):
+                // A square of the font's size; resizable, the offer.
+                return symbol.resizable ? CGSize(width: proposal.width ?? symbol.side, height: proposal.height ?? symbol.side)
+                    : CGSize(width: symbol.side, height: symbol.side)
+            case .symbol, .label:
+                // Resolved when the pass numbers its nodes.
+                return .zero
             case .text:
                 // Wrapped to the proposed width; a Text is as wide as its widest line.
                 return textLayout(i, proposal).size

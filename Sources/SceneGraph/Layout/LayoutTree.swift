@@ -95,6 +95,15 @@ final class LayoutPass {
     /// Numbers `node` and, after it, the subtree below it; each node's children take
     /// consecutive places in `childIndices`.
     private func add(_ node: ViewNode, _ environment: TextEnvironment) -> Int {
+        var node = node
+        while case let .leaf(.label(icon, title)) = node {
+            // Arranged by the label style around it; its parts are numbered as any views.
+            node = environment.label(icon: icon, title: title)
+        }
+        if case let .leaf(.symbol(name, resizable)) = node {
+            // Sized and drawn by the font around it, which is known here.
+            node = environment.symbol(name, resizable: resizable).map { .leaf(.placedSymbol($0)) } ?? .empty
+        }
         let index = nodes.count
         nodes.append(node)
         firstChild.append(0)

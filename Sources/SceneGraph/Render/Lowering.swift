@@ -108,9 +108,22 @@ struct Lowering {
         switch leaf {
         case .empty, .spacer, .layoutFailure:
             break
-        case .text:
-            // Layout turns every Text into `placedText`.
+        case .text, .symbol, .label:
+            // Layout turns every Text into `placedText`, every symbol into `placedSymbol`, every
+            // label into its parts.
             break
+        case .placedSymbol(let symbol):
+            guard context.opacity > 0 else { return }
+            // The drawing's unit square stretched to the frame, filled with the foreground style
+            // like a shape.
+            let (local, place) = localSpace(rect, context.transform)
+            var fill = context.environment.resolve(ForegroundStyle())._fill(in: local)
+            if let matrix = context.colorMatrix { fill = fill.mapColors(matrix.apply(to:)) }
+            fill = fill.transformed(by: place).opacity(context.opacity)
+            let toDevice = CGAffineTransform(scaleX: local.width, y: local.height).concatenating(place)
+            items.append(.leaf(.init(path: symbol.path.flattened(transform: toDevice, tolerance: glyphFlatteningTolerance), fill: fill,
+                                     fillRule: .nonZero, blendMode: context.blendMode ?? .normal,
+                                     clips: context.clips, shadows: context.leafShadows)))
         case .placedText(let text):
             lowerText(text, in: rect, context, into: &items)
         case .laidOut(let tree):

@@ -98,4 +98,15 @@ extension Text {
 struct TextEnvironment: Sendable {
     var font: Font?
     var paragraph = ParagraphStyle()
+    var imageScale = Image.Scale.medium
+    var symbolVariant = SymbolVariants.none
+    var labelStyle = LabelStyle.automatic
+
+    /// A symbol resolved here: the font's size and weight choose its side and its drawing (nil:
+    /// an unknown name, which draws nothing).
+    func symbol(_ name: String, resizable: Bool) -> PlacedSymbol? {
+        let font = self.font ?? .body
+        guard let path = SymbolSet.path(name, weight: font.resolvedWeight.value, filled: symbolVariant.filled) else { return nil }
+        return PlacedSymbol(name: name, path: path, side: font.pointSize * imageScale.factor, resizable: resizable)
+    }
 }

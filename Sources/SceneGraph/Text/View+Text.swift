@@ -40,6 +40,9 @@ extension TextEnvironment {
         case .multilineTextAlignment(let alignment): copy.paragraph.alignment = alignment
         case .truncationMode(let mode): copy.paragraph.truncation = mode
         case .lineSpacing(let spacing): copy.paragraph.lineSpacing = Double(spacing)
+        case .imageScale(let scale): copy.imageScale = scale
+        case .symbolVariant(let variant): copy.symbolVariant = variant
+        case .labelStyle(let style): copy.labelStyle = style
         case .foregroundStyle, .tint: break
         }
         return copy

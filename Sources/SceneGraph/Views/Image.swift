@@ -34,14 +34,35 @@ public struct Image: View, PrimitiveView, Sendable {
     /// `Image.Interpolation`): `.none` takes the nearest pixel; the others are bilinear.
     public enum Interpolation: Hashable, Sendable { case none, low, medium, high }
 
-    public let content: ImageContent
+    /// Pixels, or a symbol's name.
+    enum Source: Sendable {
+        case pixels(ImageContent)
+        case symbol(String)
+    }
+
+    let source: Source
     var isResizable = false
     var interpolation = Interpolation.high
 
     /// The image of `surface`'s pixels (copied), `scale` pixels per point.
     public init(surface: Surface, scale: CGFloat = 1) throws {
         guard scale.isFinite, scale > 0 else { throw ImageError.invalidScale(scale) }
-        content = try ImageContent(copying: surface, scale: scale)
+        source = .pixels(try ImageContent(copying: surface, scale: scale))
+    }
+
+    /// A symbol by its SF Symbols name (see `SymbolSet`), drawn in the foreground style, sized
+    /// and weighted by the font around it: its frame is a square of the font's size (times the
+    /// `imageScale`). An unknown name draws nothing and takes no room, as in SwiftUI, with a
+    /// warning on standard error.
+    public init(systemName: String) {
+        source = .symbol(systemName)
+        if !SymbolSet.contains(systemName) { SymbolWarnings.unknown(systemName) }
+    }
+
+    /// The pixels of an image made from a surface or a file (nil for a symbol).
+    public var content: ImageContent? {
+        if case .pixels(let content) = source { return content }
+        return nil
     }
 
     /// The image in a PNG file, `scale` pixels per point.
@@ -63,7 +84,27 @@ public struct Image: View, PrimitiveView, Sendable {
     }
 
     public var body: Never { primitiveBody(of: Self.self) }
-    func makeNode() -> ViewNode { .leaf(.image(content, resizable: isResizable, filter: interpolation == .none ? .nearest : .bilinear)) }
+    func makeNode() -> ViewNode {
+        switch source {
+        case .pixels(let content): .leaf(.image(content, resizable: isResizable, filter: interpolation == .none ? .nearest : .bilinear))
+        case .symbol(let name): .leaf(.symbol(name, resizable: isResizable))
+        }
+    }
+
+    /// How large a symbol is beside the text of its font (SwiftUI's `Image.Scale`).
+    public enum Scale: String, Hashable, Sendable {
+        case small, medium, large
+
+        /// The symbol's side ÷ the font's size. SwiftUI does not document its factors; these
+        /// are the commonly reproduced ones.
+        var factor: Double {
+            switch self {
+            case .small: 0.78
+            case .medium: 1
+            case .large: 1.29
+            }
+        }
+    }
 }
 
 public enum ImageError: Error, CustomStringConvertible, Equatable {

@@ -29,6 +29,13 @@ enum Leaf: Sendable {
     /// A view tree laid out already (a frame of an animation, whose layout is interpolated):
     /// layout takes its size and places it as it is, without measuring anything inside.
     indirect case laidOut(PlacedNode)
+    /// A symbol by name (`Image(systemName:)`), sized and weighted by the font around it when
+    /// layout resolves it (into `placedSymbol`).
+    case symbol(String, resizable: Bool)
+    case placedSymbol(PlacedSymbol)
+    /// A `Label`'s parts, arranged by layout as the label style around it says (into a row or
+    /// one of the parts).
+    indirect case label(icon: ViewNode, title: ViewNode)
     /// Text, laid out in lines by layout (which makes it `placedText`).
     case text(Text)
     /// Text as layout placed it: its lines for its frame.
@@ -149,6 +156,9 @@ enum EnvironmentValue: Sendable {
     case multilineTextAlignment(TextAlignment)
     case truncationMode(TruncationMode)
     case lineSpacing(CGFloat)
+    case imageScale(Image.Scale)
+    case symbolVariant(SymbolVariants)
+    case labelStyle(LabelStyle)
 }
 
 /// An identity animation matches views by: explicit (`.id(_:)`, `ForEach`'s element ids) or
