@@ -3,8 +3,11 @@
 # exact command to run.
 
 SWIFT ?= swift
-# Text: HarfBuzz shapes, ICU breaks lines, Inter (variable) stands in for SF Pro.
-PACKAGES := libpixman-1-dev libpng-dev pkg-config libharfbuzz-dev libicu-dev fonts-inter-variable
+# Text: HarfBuzz shapes, ICU breaks lines and orders bidi text, Inter (variable) stands in for SF
+# Pro; Noto (per script, colour emoji), Droid Sans Fallback (CJK) and DejaVu are the fallback
+# chain, Noto Serif and JetBrains Mono the serif and monospaced designs.
+PACKAGES := libpixman-1-dev libpng-dev pkg-config libharfbuzz-dev libicu-dev fonts-inter-variable \
+            fonts-noto-core fonts-noto-color-emoji fonts-droid-fallback fonts-dejavu-core fonts-jetbrains-mono
 BENCH_PACKAGES := $(PACKAGES) libcairo2-dev
 
 .PHONY: deps deps-bench build demo examples test packages docs sanitize fuzz bench bench-quick clean

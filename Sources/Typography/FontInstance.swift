@@ -12,8 +12,16 @@ public final class FontInstance: @unchecked Sendable, Hashable, CustomStringConv
     public let weight: Double?
     let font: OpaquePointer
     private let outlines = Locked<[UInt32: Path]>([:])
+    /// The line's extent above and below the baseline, per em: the font's own (its `hhea`
+    /// or OS/2 ascender and descender, plus the line gap below), or SF Pro's for the system
+    /// font (so its lines are as tall as SwiftUI's).
+    public let ascender: Double
+    public let descender: Double
+    /// Whether its glyphs are colour bitmaps (CBDT, as Noto Color Emoji's): drawn as images,
+    /// not outlines.
+    public let hasColorBitmaps: Bool
 
-    init(face: FontFace, weight: Double?) {
+    init(face: FontFace, weight: Double?, metrics: (ascender: Double, descender: Double)? = nil) {
         self.face = face
         self.weight = weight
         let font = hb_font_create(face.face)!
@@ -25,6 +33,18 @@ public final class FontInstance: @unchecked Sendable, Hashable, CustomStringConv
         }
         hb_font_make_immutable(font)
         self.font = font
+        hasColorBitmaps = hb_ot_color_has_png(face.face) != 0
+        if let metrics {
+            (ascender, descender) = metrics
+        } else {
+            func metric(_ tag: hb_ot_metrics_tag_t) -> Double {
+                var value: hb_position_t = 0
+                hb_ot_metrics_get_position_with_fallback(font, tag, &value)
+                return Double(value) / Double(upem)
+            }
+            ascender = metric(HB_OT_METRICS_TAG_HORIZONTAL_ASCENDER)
+            descender = -metric(HB_OT_METRICS_TAG_HORIZONTAL_DESCENDER) + max(0, metric(HB_OT_METRICS_TAG_HORIZONTAL_LINE_GAP))
+        }
     }
 
     deinit { hb_font_destroy(font) }
@@ -50,6 +70,37 @@ public final class FontInstance: @unchecked Sendable, Hashable, CustomStringConv
     public func glyph(for scalar: Unicode.Scalar) -> UInt32? {
         var glyph: hb_codepoint_t = 0
         return hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0 ? glyph : nil
+    }
+
+    /// Whether the font draws every scalar of `character` that is drawn (joiners, variation
+    /// selectors and skin-tone modifiers aside, which fonts compose or ignore).
+    public func covers(_ character: Character) -> Bool {
+        character.unicodeScalars.allSatisfy { scalar in
+            FontInstance.isModifier(scalar) || glyph(for: scalar) != nil
+        }
+    }
+
+    /// Joiners, variation selectors, skin tones and tag characters: parts of a grapheme that a
+    /// font need not map on their own.
+    static func isModifier(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200C, 0x200D, 0xFE00...0xFE0F, 0x1F3FB...0x1F3FF, 0xE0020...0xE007F, 0xE0100...0xE01EF: true
+        default: scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+        }
+    }
+
+    /// The PNG of a colour glyph and where it goes: its box in font units (y up: the left and
+    /// top of the image, its width and height), from the font's CBDT table. Nil when the glyph
+    /// has none.
+    public func colorBitmap(of glyph: UInt32) -> (png: [UInt8], x: Double, y: Double, width: Double, height: Double)? {
+        guard hasColorBitmaps, let blob = hb_ot_color_glyph_reference_png(font, glyph) else { return nil }
+        defer { hb_blob_destroy(blob) }
+        var length: UInt32 = 0
+        guard let data = hb_blob_get_data(blob, &length), length > 0 else { return nil }
+        let bytes = [UInt8](UnsafeRawBufferPointer(start: UnsafeRawPointer(data), count: Int(length)))
+        var extents = hb_glyph_extents_t()
+        guard hb_font_get_glyph_extents(font, glyph, &extents) != 0, extents.width != 0, extents.height != 0 else { return nil }
+        return (bytes, Double(extents.x_bearing), Double(extents.y_bearing), Double(extents.width), Double(-extents.height))
     }
 
     /// The horizontal advance of `glyph`, font units.

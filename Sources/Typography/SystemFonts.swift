@@ -16,40 +16,19 @@ public enum SystemFont {
     /// Where Debian's `fonts-inter-variable` puts the files.
     static let directories = ["/usr/share/fonts/truetype/inter-vf", "/usr/share/fonts/truetype/inter"]
 
-    private static let faces = Locked<[String: FontFace]>([:])
-    private static let instances = Locked<[InstanceKey: FontInstance]>([:])
-
-    private struct InstanceKey: Hashable {
-        var file: String
-        var weight: Double
-    }
-
     /// The system font's instance for `size` points at `weight` (`wght` units), upright or
-    /// italic.
+    /// italic, with SF Pro's vertical metrics.
     /// - Throws: `TypographyError.missingSystemFont` when Inter is not installed.
     public static func instance(size: Double, weight: Double, italic: Bool) throws -> FontInstance {
         let display = size >= displaySize
         let file = (display ? "InterDisplay" : "Inter") + (italic ? "-italic" : "-roman") + ".var.ttf"
-        let face = try face(file)
-        let key = InstanceKey(file: file, weight: weight)
-        return instances.withLock { table in
-            if let known = table[key] { return known }
-            let made = FontInstance(face: face, weight: weight)
-            table[key] = made
-            return made
-        }
+        return FontLibrary.instance(of: try face(file), weight: weight, metrics: (ascender, descender))
     }
 
     private static func face(_ file: String) throws -> FontFace {
-        if let known = faces.withLock({ $0[file] }) { return known }
         guard let path = directories.map({ $0 + "/" + file }).first(where: { FileManager.default.fileExists(atPath: $0) }) else {
             throw TypographyError.missingSystemFont(name: "Inter (\(file))", searched: directories, package: "fonts-inter-variable")
         }
-        let face = try FontFace(path: path)
-        return faces.withLock { table in
-            if let known = table[file] { return known }
-            table[file] = face
-            return face
-        }
+        return try FontLibrary.face(path: path)
     }
 }

@@ -1,3 +1,4 @@
+import CTextICU
 import Foundation
 
 /// A stretch of text in one font and style: what `Text` and `Text + Text` are made of.
@@ -14,9 +15,12 @@ public struct TextRun: Sendable {
     public var baselineOffset: Double
     /// The caller's index for what paints this run (its colour or gradient).
     public var style: Int
+    /// Whether characters the font lacks fall back to italic fonts.
+    public var italic: Bool
 
     public init(text: String, font: FontInstance, size: Double, features: [String] = [], tracking: Double = 0,
-                baselineOffset: Double = 0, style: Int = 0) {
+                baselineOffset: Double = 0, style: Int = 0, italic: Bool = false) {
+        self.italic = italic
         self.text = text
         self.font = font
         self.size = size
@@ -74,6 +78,9 @@ public struct TextLine: Sendable {
     public var top: Double
     public var ascent: Double
     public var descent: Double
+    /// Whether its paragraph runs right to left (its first strong character is Arabic,
+    /// Hebrew …): leading alignment puts it on the right.
+    public var rightToLeft: Bool
 }
 
 /// Text laid out for a width: its lines, and the size it takes (the widest line by the lines'
@@ -99,8 +106,71 @@ private struct Atom {
     var offsetX: Double
     var offsetY: Double
     var run: Int
+    /// The font that shaped it: the run's, or a fallback for characters that font lacks.
+    var font: FontInstance
+    /// Its bidi embedding level (odd: right to left).
+    var level: UInt8
     /// A newline or other control character: takes no room and draws nothing.
     var invisible: Bool
+}
+
+/// The bidi levels of `text` (UAX #9) per UTF-8 offset, and each offset's paragraph level.
+private func bidiLevels(_ text: String) -> (levels: [UInt8], paragraphs: [UInt8]) {
+    let units = Array(text.utf16)
+    var levels16 = [UInt8](repeating: 0, count: units.count), paragraphs16 = levels16
+    let ok = units.withUnsafeBufferPointer { u in
+        ctext_bidi_levels(u.baseAddress, Int32(u.count), &levels16, &paragraphs16) == 0
+    }
+    var levels = [UInt8](repeating: 0, count: text.utf8.count + 1), paragraphs = levels
+    guard ok, !units.isEmpty else { return (levels, paragraphs) }
+    var u8 = 0, u16 = 0
+    for scalar in text.unicodeScalars {
+        let n8 = String(scalar).utf8.count
+        for k in 0..<n8 {
+            levels[u8 + k] = levels16[u16]
+            paragraphs[u8 + k] = paragraphs16[u16]
+        }
+        u8 += n8
+        u16 += scalar.utf16.count
+    }
+    return (levels, paragraphs)
+}
+
+/// The run split where the font or the direction changes: each grapheme in the run's font, or
+/// the fallback font for a grapheme it cannot draw (punctuation and spaces stay in the font
+/// before them, so joined text keeps its font across a space), grouped into items of one font
+/// and one bidi level. Ranges are UTF-8 offsets in the run's text.
+private func items(of run: TextRun, levels: [UInt8], at start: Int) -> [(range: Range<Int>, font: FontInstance, level: UInt8)] {
+    var out: [(range: Range<Int>, font: FontInstance, level: UInt8)] = []
+    var offset = 0
+    let bold = (run.font.weight ?? 400) >= 600
+    for character in run.text {
+        let length = character.utf8.count
+        defer { offset += length }
+        let level = levels[start + offset]
+        var font = run.font
+        if !run.font.covers(character) {
+            let neutral = character.unicodeScalars.allSatisfy {
+                let script = FontLibrary.scriptName($0)
+                return script == "Common" || script == "Inherited"
+            }
+            if neutral, !FontLibrary.isEmoji(character), let previous = out.last?.font, previous.covers(character) {
+                font = previous
+            } else {
+                font = FontLibrary.fallback(for: character, bold: bold, italic: run.italic) ?? run.font
+            }
+        } else if FontLibrary.isEmoji(character), let emoji = FontLibrary.fallback(for: character, bold: bold, italic: run.italic),
+                  emoji.hasColorBitmaps {
+            // Emoji the text font also draws in black (❤, ☺) show in colour, as on iOS.
+            font = emoji
+        }
+        if let last = out.last, last.font === font, last.level == level, last.range.upperBound == offset {
+            out[out.count - 1].range = last.range.lowerBound..<(offset + length)
+        } else {
+            out.append((offset..<(offset + length), font, level))
+        }
+    }
+    return out
 }
 
 /// Lays `runs` out in lines no wider than `width` points (nil: each paragraph on one line),
@@ -113,19 +183,23 @@ private struct Atom {
 public func layOut(_ runs: [TextRun], paragraph: ParagraphStyle = ParagraphStyle(), width: Double? = nil,
                    height: Double? = nil) -> TextLayout {
     let maxWidth = width.map { max(0, $0) } ?? .infinity
-    var full = ""
+    let full = runs.map(\.text).joined()
+    let (levels, paragraphLevels) = bidiLevels(full)
     var atoms: [Atom] = []
+    var start = 0
     for (r, run) in runs.enumerated() {
-        let start = full.utf8.count
-        full += run.text
-        let scale = run.size / Double(run.font.unitsPerEm)
-        let glyphs = run.font.shape(run.text, features: run.features)
-        for (k, g) in glyphs.enumerated() {
-            // Tracking goes after the last glyph of each cluster.
-            let lastOfCluster = k + 1 == glyphs.count || glyphs[k + 1].cluster != g.cluster
-            atoms.append(Atom(glyph: g.glyph, cluster: start + g.cluster, advance: g.advance * scale + (lastOfCluster ? run.tracking : 0),
-                              offsetX: g.offsetX * scale, offsetY: g.offsetY * scale, run: r, invisible: false))
+        for item in items(of: run, levels: levels, at: start) {
+            let scale = run.size / Double(item.font.unitsPerEm)
+            let glyphs = item.font.shape(run.text, range: item.range, rightToLeft: item.level % 2 == 1, features: run.features)
+            for (k, g) in glyphs.enumerated() {
+                // Tracking goes after the last glyph of each cluster.
+                let lastOfCluster = k + 1 == glyphs.count || glyphs[k + 1].cluster != g.cluster
+                atoms.append(Atom(glyph: g.glyph, cluster: start + g.cluster, advance: g.advance * scale + (lastOfCluster ? run.tracking : 0),
+                                  offsetX: g.offsetX * scale, offsetY: g.offsetY * scale, run: r, font: item.font, level: item.level,
+                                  invisible: false))
+            }
         }
+        start += run.text.utf8.count
     }
     guard !runs.isEmpty else { return TextLayout(lines: [], size: .zero, truncated: false) }
     // What each character is, by UTF-8 offset.
@@ -201,8 +275,8 @@ public func layOut(_ runs: [TextRun], paragraph: ParagraphStyle = ParagraphStyle
             let at = range.lowerBound < atoms.count ? atoms[range.lowerBound].run : runs.count - 1
             runsInLine = [at]
         }
-        let ascent = runsInLine.map { runs[$0].size * SystemFont.ascender }.max() ?? 0
-        let descent = runsInLine.map { runs[$0].size * SystemFont.descender }.max() ?? 0
+        let ascent = runsInLine.map { runs[$0].size * runs[$0].font.ascender }.max() ?? 0
+        let descent = runsInLine.map { runs[$0].size * runs[$0].font.descender }.max() ?? 0
         return (ascent, descent)
     }
 
@@ -248,6 +322,13 @@ public func layOut(_ runs: [TextRun], paragraph: ParagraphStyle = ParagraphStyle
                          room: maxWidth - ellipsisWidth, mode: paragraph.truncation)
         }
         let baseline = top + m.ascent
+        if chosen.contains(where: { atoms[$0].level % 2 == 1 }) {
+            // Right-to-left text in the line: its glyphs in visual order (UAX #9, L2: from the
+            // highest level down to the lowest odd one, reverse every run at that level or
+            // above). Trailing spaces draw nothing and take no room, so they go first.
+            while let last = chosen.last, isSpace.contains(atoms[last].cluster) { chosen.removeLast() }
+            chosen = visualOrder(chosen, atoms: atoms)
+        }
         var pen = 0.0, content = 0.0
         var ellipsisAt: Double?
         for (n, i) in chosen.enumerated() {
@@ -260,7 +341,7 @@ public func layOut(_ runs: [TextRun], paragraph: ParagraphStyle = ParagraphStyle
             let atom = atoms[i]
             let r = runs[atom.run]
             if !atom.invisible {
-                glyphs.append(PlacedGlyph(font: r.font, glyph: atom.glyph, x: pen + atom.offsetX,
+                glyphs.append(PlacedGlyph(font: atom.font, glyph: atom.glyph, x: pen + atom.offsetX,
                                           baseline: baseline - atom.offsetY - r.baselineOffset, size: r.size, style: r.style))
             }
             pen += atom.advance
@@ -281,15 +362,40 @@ public func layOut(_ runs: [TextRun], paragraph: ParagraphStyle = ParagraphStyle
             glyphs += ellipsis.map { var g = $0; g.x += x; g.baseline = baseline; return g }
             if ellipsisAt != nil { content = max(content, pen) }
         }
-        placed.append(TextLine(glyphs: glyphs, width: content, top: top, ascent: m.ascent, descent: m.descent))
+        let first = lines[k].lowerBound < atoms.count ? atoms[lines[k].lowerBound].cluster : 0
+        placed.append(TextLine(glyphs: glyphs, width: content, top: top, ascent: m.ascent, descent: m.descent,
+                               rightToLeft: paragraphLevels[min(first, paragraphLevels.count - 1)] % 2 == 1))
         top += m.ascent + m.descent + (k + 1 < lineAtoms.count ? paragraph.lineSpacing : 0)
     }
     let textWidth = placed.map(\.width).max() ?? 0
     for k in placed.indices {
-        let shift = (textWidth - placed[k].width) * (paragraph.alignment == .leading ? 0 : paragraph.alignment == .center ? 0.5 : 1)
+        // Leading is the left of a left-to-right paragraph and the right of a right-to-left one.
+        let end: Double = placed[k].rightToLeft ? 1 : 0
+        let shift = (textWidth - placed[k].width) * (paragraph.alignment == .leading ? end : paragraph.alignment == .center ? 0.5 : 1 - end)
         if shift != 0 { for g in placed[k].glyphs.indices { placed[k].glyphs[g].x += shift } }
     }
     return TextLayout(lines: placed, size: CGSize(width: textWidth, height: top), truncated: truncated)
+}
+
+/// `indices` (one line's atoms, in logical order) in visual order: UAX #9's rule L2.
+private func visualOrder(_ indices: [Int], atoms: [Atom]) -> [Int] {
+    var order = indices
+    var levels = indices.map { atoms[$0].level }
+    guard let highest = levels.max(), let lowestOdd = levels.filter({ $0 % 2 == 1 }).min() else { return order }
+    var level = highest
+    while level >= lowestOdd {
+        var i = 0
+        while i < order.count {
+            guard levels[i] >= level else { i += 1; continue }
+            var j = i
+            while j < order.count, levels[j] >= level { j += 1 }
+            order[i..<j].reverse()
+            levels[i..<j].reverse()
+            i = j
+        }
+        level -= 1
+    }
+    return order
 }
 
 /// The atoms of a truncated line that fit in `room` points beside the ellipsis: the first ones

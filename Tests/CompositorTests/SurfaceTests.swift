@@ -3,6 +3,25 @@ import Testing
 @testable import Compositor
 
 @Suite struct SurfaceTests {
+    /// Area averaging: a 4 × 2 surface, left half opaque red (premultiplied 0xFFFF0000), right
+    /// half transparent, reduced to 2 × 1 keeps the halves apart; to 1 × 1 it is their mean,
+    /// (255 + 0) / 2 = 127.5 → 128 in alpha and red. Reducing 3 → 2 weights the middle column
+    /// half to each side: (255 + 0.5 × 255) / 1.5 = 170 red in the left pixel.
+    @Test func downsamplingAveragesAreas() throws {
+        let s = try Surface(width: 4, height: 2)
+        s.fill(Color(red: 1, green: 0, blue: 0), in: PixelRect(x: 0, y: 0, width: 2, height: 2))
+        let halves = try s.downsampled(toWidth: 2, height: 1)
+        #expect(halves.storedARGB(x: 0, y: 0) == 0xFFFF_0000 && halves.storedARGB(x: 1, y: 0) == 0)
+        #expect(try s.downsampled(toWidth: 1, height: 1).storedARGB(x: 0, y: 0) == 0x8080_0000)
+        let three = try Surface(width: 3, height: 1)
+        three.fill(Color(red: 1, green: 0, blue: 0), in: PixelRect(x: 0, y: 0, width: 1, height: 1))
+        let two = try three.downsampled(toWidth: 2, height: 1)
+        // Left: column 0 whole (weight 1 of 1.5) + half of column 1 (transparent): 255 / 1.5 = 170.
+        #expect(two.storedARGB(x: 0, y: 0) == 0xAAAA_0000 && two.storedARGB(x: 1, y: 0) == 0)
+        // Enlarging is not its job: a copy at the source's size.
+        #expect(try s.downsampled(toWidth: 8, height: 8).width == 4)
+    }
+
     @Test func newSurfacesAreTransparentAndFillReplaces() throws {
         let s = try Surface(width: 3, height: 2)
         #expect(s.pixel(x: 2, y: 1) == RGBA8(0, 0, 0, 0))

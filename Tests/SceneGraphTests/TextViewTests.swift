@@ -107,4 +107,26 @@ import SceneGraph
         let plain = try Renderer().render(Text("Cached").font(.title), size: size, scale: 2)
         #expect(try first.compare(to: plain, tolerance: .init(channel: 1)).passed)
     }
+
+    /// The emoji pixel probe (TEXT.md §6.12): 😀 at 40 pt keeps its own yellow face whatever
+    /// the foreground style (red here), and `.opacity(0.5)` fades it like any leaf: its alpha
+    /// over a transparent canvas halves (within 1 level of rounding).
+    @Test func emojiKeepTheirColoursAndTakeOpacity() throws {
+        let size = CGSize(width: 60, height: 60)
+        let face = Text("😀").font(.system(size: 40)).foregroundStyle(.red)
+        let drawn = try Renderer().render(face, size: size, background: nil)
+        let faded = try Renderer().render(face.opacity(0.5), size: size, background: nil)
+        // The face's yellow (Noto's #FCC21B family): strong red and green, little blue; a point
+        // on the cheek, left of the centre, clear of the eyes and the mouth.
+        var probe: (x: Int, y: Int)?
+        for y in 20..<40 { for x in 12..<30 where probe == nil {
+            let p = drawn.pixel(x: x, y: y)
+            if p.a == 255, p.r > 230, p.g > 150, p.b < 90 { probe = (x, y) }
+        } }
+        let at = try #require(probe, "no opaque yellow pixel in the emoji")
+        let half = faded.pixel(x: at.x, y: at.y)
+        #expect(abs(Int(half.a) - 128) <= 1)
+        // Not the text colour: red's green is 59.
+        #expect(drawn.pixel(x: at.x, y: at.y).g > 150)
+    }
 }

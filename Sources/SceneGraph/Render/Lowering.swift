@@ -140,22 +140,28 @@ struct Lowering {
             items.append(.leaf(.init(path: path, fill: fill, fillRule: rule, blendMode: context.blendMode ?? .normal,
                                      clips: context.clips, shadows: context.leafShadows)))
         case let .image(content, _, filter):
-            guard context.opacity > 0 else { return }
-            // Image pixels → the frame's own space (stretched to the laid-out size) → device.
-            let (local, place) = localSpace(rect, context.transform)
-            let pixels = (CGFloat(content.surface.width), CGFloat(content.surface.height))
-            let fill = ShapeFill.image(ImageFill(content: content, imageTransform: CGAffineTransform(scaleX: local.width / pixels.0, y: local.height / pixels.1),
-                                                 filter: filter)).transformed(by: place)
-            let path = Path(local).applying(place)
-            if let matrix = context.colorMatrix {
-                // Colour effects on pixels: a filter layer around the image, carrying the leaf's
-                // opacity, blend mode, clips and shadows.
-                items.append(.group(.init(composite: context.composite, isolation: .colorMatrix(matrix),
-                                          children: [.leaf(.init(path: path, fill: fill))])))
-            } else {
-                items.append(.leaf(.init(path: path, fill: fill.opacity(context.opacity), blendMode: context.blendMode ?? .normal,
-                                         clips: context.clips, shadows: context.leafShadows)))
-            }
+            lowerPixels(content, filter: filter, in: rect, context, into: &items)
+        }
+    }
+
+    /// An image's pixels stretched to `rect` (in the parent's space), as a leaf carrying the
+    /// context's effects.
+    func lowerPixels(_ content: ImageContent, filter: ImageFilter, in rect: CGRect, _ context: LowerContext, into items: inout [DisplayItem]) {
+        guard context.opacity > 0 else { return }
+        // Image pixels → the frame's own space (stretched to the laid-out size) → device.
+        let (local, place) = localSpace(rect, context.transform)
+        let pixels = (CGFloat(content.surface.width), CGFloat(content.surface.height))
+        let fill = ShapeFill.image(ImageFill(content: content, imageTransform: CGAffineTransform(scaleX: local.width / pixels.0, y: local.height / pixels.1),
+                                             filter: filter)).transformed(by: place)
+        let path = Path(local).applying(place)
+        if let matrix = context.colorMatrix {
+            // Colour effects on pixels: a filter layer around the image, carrying the leaf's
+            // opacity, blend mode, clips and shadows.
+            items.append(.group(.init(composite: context.composite, isolation: .colorMatrix(matrix),
+                                      children: [.leaf(.init(path: path, fill: fill))])))
+        } else {
+            items.append(.leaf(.init(path: path, fill: fill.opacity(context.opacity), blendMode: context.blendMode ?? .normal,
+                                     clips: context.clips, shadows: context.leafShadows)))
         }
     }
 

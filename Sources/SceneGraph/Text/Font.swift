@@ -34,8 +34,8 @@ public struct Font: Hashable, Sendable {
         var weight: Weight { self == .headline ? .semibold : .regular }
     }
 
-    /// The font's design (SwiftUI's `Font.Design`). Only `.default` has a font here yet; the
-    /// others are drawn in the default design.
+    /// The font's design (SwiftUI's `Font.Design`): `.serif` is Noto Serif, `.monospaced`
+    /// JetBrains Mono; `.rounded` has no font here and is drawn in the default design.
     public enum Design: String, Hashable, Sendable {
         case `default`, serif, rounded, monospaced
     }
@@ -112,9 +112,21 @@ public struct Font: Hashable, Sendable {
         return .regular
     }
 
-    /// The system font instance that draws this font, and the features it turns on.
+    /// The font instance that draws this font, and the features it turns on: the system font
+    /// (Inter), or for the serif and monospaced designs Noto Serif and JetBrains Mono (DejaVu
+    /// when those are not installed, the system font when neither is). `.rounded` has no font
+    /// here and draws in the default design.
     func instance() throws -> (FontInstance, [String]) {
-        let instance = try SystemFont.instance(size: Double(pointSize), weight: resolvedWeight.value, italic: isItalic)
-        return (instance, monospacedDigits ? ["tnum"] : [])
+        let weight = resolvedWeight.value
+        let features = monospacedDigits ? ["tnum"] : []
+        switch design {
+        case .serif:
+            if let serif = FontLibrary.serif(weight: weight, italic: isItalic) { return (serif, features) }
+        case .monospaced:
+            if let mono = FontLibrary.monospaced(weight: weight, italic: isItalic) { return (mono, features) }
+        case .default, .rounded:
+            break
+        }
+        return (try SystemFont.instance(size: Double(pointSize), weight: weight, italic: isItalic), features)
     }
 }

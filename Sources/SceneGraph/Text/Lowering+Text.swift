@@ -24,8 +24,13 @@ extension Lowering {
             if style == nil { shared = groups.count - 1 }
             return groups.count - 1
         }
+        var colorGlyphs: [PlacedGlyph] = []
         for line in text.layout.lines {
             for g in line.glyphs {
+                if g.font.hasColorBitmaps {
+                    colorGlyphs.append(g)
+                    continue
+                }
                 let outline = g.font.outline(of: g.glyph)
                 guard !outline.isEmpty, g.style < groupOfRun.count else { continue }
                 let group = groupOfRun[g.style]
@@ -42,5 +47,58 @@ extension Lowering {
             items.append(.leaf(.init(path: path, fill: fill, fillRule: .nonZero, blendMode: context.blendMode ?? .normal,
                                      clips: context.clips, shadows: context.leafShadows)))
         }
+        // Colour glyphs (emoji) keep their own colours: image leaves after the outlines, with the
+        // same opacity, blend mode, clips and shadows. Their bitmaps (109 ppem in Noto Color
+        // Emoji) are reduced by area averaging to the device size they are drawn at.
+        let deviceScale = sqrt(abs(place.a * place.d - place.b * place.c))
+        for g in colorGlyphs {
+            let scale = g.size / Double(g.font.unitsPerEm)
+            guard let box = ColorGlyphs.box(g.font, g.glyph) else { continue }
+            let frame = CGRect(x: rect.minX + g.x + box.x * scale, y: rect.minY + g.baseline - box.y * scale,
+                               width: box.width * scale, height: box.height * scale)
+            guard let content = ColorGlyphs.image(g.font, g.glyph, width: Int((frame.width * deviceScale).rounded(.up)),
+                                                  height: Int((frame.height * deviceScale).rounded(.up))) else { continue }
+            lowerPixels(content, filter: .bilinear, in: frame, context, into: &items)
+        }
+    }
+}
+
+/// Colour glyph bitmaps, decoded once per glyph and reduced once per device size.
+enum ColorGlyphs {
+    private struct Key: Hashable {
+        var font: ObjectIdentifier
+        var glyph: UInt32
+        var width: Int
+        var height: Int
+    }
+
+    private static let decoded = Locked<[Key: (Surface, x: Double, y: Double, width: Double, height: Double)?]>([:])
+    private static let reduced = Locked<[Key: ImageContent]>([:])
+
+    private static func bitmap(_ font: FontInstance, _ glyph: UInt32) -> (Surface, x: Double, y: Double, width: Double, height: Double)? {
+        let key = Key(font: ObjectIdentifier(font), glyph: glyph, width: 0, height: 0)
+        if let known = decoded.withLock({ $0[key] }) { return known }
+        var made: (Surface, x: Double, y: Double, width: Double, height: Double)?
+        if let b = font.colorBitmap(of: glyph), let surface = try? PNG.decode(Data(b.png)) {
+            made = (surface, b.x, b.y, b.width, b.height)
+        }
+        decoded.withLock { $0[key] = made }
+        return made
+    }
+
+    /// Where the glyph's bitmap goes, font units (left, top, width, height; y up).
+    static func box(_ font: FontInstance, _ glyph: UInt32) -> (x: Double, y: Double, width: Double, height: Double)? {
+        bitmap(font, glyph).map { ($0.x, $0.y, $0.width, $0.height) }
+    }
+
+    /// The bitmap reduced to `width` × `height` pixels (at most its own size).
+    static func image(_ font: FontInstance, _ glyph: UInt32, width: Int, height: Int) -> ImageContent? {
+        guard width > 0, height > 0, width <= 4096, height <= 4096, let b = bitmap(font, glyph) else { return nil }
+        let key = Key(font: ObjectIdentifier(font), glyph: glyph, width: width, height: height)
+        if let known = reduced.withLock({ $0[key] }) { return known }
+        guard let small = try? b.0.downsampled(toWidth: width, height: height),
+              let content = try? ImageContent(copying: small, scale: 1) else { return nil }
+        reduced.withLock { $0[key] = content }
+        return content
     }
 }

@@ -89,7 +89,7 @@ extension Text {
             // Tracking turns ligatures off, as Core Text does.
             return TextRun(text: segment.string, font: instance, size: Double(font.pointSize),
                            features: features + (segment.tracking != 0 ? ["-liga"] : []), tracking: Double(segment.tracking),
-                           baselineOffset: Double(segment.baselineOffset), style: k)
+                           baselineOffset: Double(segment.baselineOffset), style: k, italic: font.isItalic)
         }
     }
 }
