@@ -10,6 +10,12 @@ public struct FuzzReader {
 
     public var isAtEnd: Bool { index >= bytes.count }
 
+    /// The bytes not read yet (and no more after them).
+    public mutating func rest() -> [UInt8] {
+        defer { index = bytes.count }
+        return index < bytes.count ? Array(bytes[index...]) : []
+    }
+
     public mutating func byte() -> UInt8 {
         guard index < bytes.count else { return 0 }
         defer { index += 1 }

@@ -123,6 +123,45 @@ public enum FuzzTargets {
         return finite
     }
 
+    /// Text: a size, a width, a line limit, an alignment, a truncation mode, a weight and a
+    /// design from the first bytes, then the rest as a string (invalid UTF-8 replaced, bidi
+    /// controls, combining marks, joiners, emoji and huge words as the fuzzer finds them), laid
+    /// out and drawn on a small canvas. Invariants: no trap, every drawn outline and the
+    /// layout's size finite (the size not negative), and no line kept beyond the limit.
+    @discardableResult
+    public static func text(_ bytes: [UInt8]) -> Bool {
+        var reader = FuzzReader(bytes)
+        let size = reader.coordinate()
+        let widthKind = reader.byte()
+        let width: Double? = widthKind % 4 == 0 ? nil : widthKind % 4 == 1 ? reader.coordinate() : Double(reader.byte())
+        let limit = Int(reader.byte() % 5)
+        let alignment = [TextAlignment.leading, .center, .trailing][Int(reader.byte() % 3)]
+        let truncation = [TruncationMode.head, .middle, .tail][Int(reader.byte() % 3)]
+        let weights: [Font.Weight] = [.ultraLight, .thin, .light, .regular, .medium, .semibold, .bold, .heavy, .black]
+        let weight = weights[Int(reader.byte() % 9)]
+        let design = [Font.Design.default, .serif, .rounded, .monospaced][Int(reader.byte() % 4)]
+        let string = String(decoding: reader.rest().prefix(2_000), as: UTF8.self)
+        let text = Text(verbatim: string).font(.system(size: size, weight: weight, design: design))
+        let view = text.lineLimit(limit == 0 ? nil : limit).multilineTextAlignment(alignment).truncationMode(truncation)
+            .frame(width: width.map { $0.isFinite ? min(max(0, $0), 10_000) : 10_000 })
+        guard let list = try? Renderer().displayList(for: view, size: CGSize(width: 48, height: 48)) else { return true }
+        _ = try? Renderer().render(view, size: CGSize(width: 32, height: 32), scale: 1)
+        for leaf in list.leaves {
+            let box = leaf.path.boundingRect
+            if !leaf.path.isEmpty, !(box.minX.isFinite && box.maxX.isFinite && box.minY.isFinite && box.maxY.isFinite) { return false }
+        }
+        // The layout itself, with the same runs the view makes.
+        guard let font = try? SystemFont.instance(size: size.isFinite && size > 0 ? min(size, 10_000) : 17, weight: weight.value, italic: false) else {
+            return true
+        }
+        let points = size.isFinite && size > 0 ? min(size, 10_000) : 17
+        let paragraph = ParagraphStyle(lineLimit: limit == 0 ? nil : limit, alignment: alignment, truncation: truncation)
+        let laid = layOut([TextRun(text: string, font: font, size: points)], paragraph: paragraph, width: width)
+        guard laid.size.width.isFinite, laid.size.height.isFinite, laid.size.width >= 0, laid.size.height >= 0 else { return false }
+        if limit > 0, laid.lines.count > limit { return false }
+        return true
+    }
+
     /// PNG decoding.
     @discardableResult
     public static func png(_ bytes: [UInt8]) -> Bool {
@@ -132,6 +171,6 @@ public enum FuzzTargets {
 
     /// Every target by name, for the fuzz executables and the corpus replay.
     public static let all: [String: @Sendable ([UInt8]) -> Bool] = [
-        "scene": scene, "svg": svgPath, "raster": rasterizer, "stroke": stroker, "boolean": booleans, "png": png,
+        "scene": scene, "svg": svgPath, "raster": rasterizer, "stroke": stroker, "boolean": booleans, "png": png, "text": text,
     ]
 }
