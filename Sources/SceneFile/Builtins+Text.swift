@@ -42,6 +42,16 @@ extension Builtins {
                 guard case .text = try text(try b.required(b.string("title"), "title"), b, e, at: "title") else { return .invalid }
                 return .view(AnyView(Label(try b.required(b.string("title"), "title"), systemImage: name)))
             },
+            // A button's action never runs: a scene is drawn, not used (states change with
+            // `state` declarations), so its closure is parsed but not evaluated.
+            Builtin("Button", "_ title: string, action: closure") { b, e in
+                guard case .text = try text(try b.required(b.string("title"), "title"), b, e, at: "title") else { return .invalid }
+                return .view(AnyView(Button(try b.required(b.string("title"), "title")) {}))
+            },
+            Builtin("Button", "action: closure, label: closure") { b, e in
+                let label = try e.content(b, "label")
+                return .view(AnyView(Button(action: {}) { label }))
+            },
             Builtin("Label", "title: closure, icon: closure") { b, e in
                 let title = try e.content(b, "title"), icon = try e.content(b, "icon")
                 return .view(AnyView(Label { title } icon: { icon }))

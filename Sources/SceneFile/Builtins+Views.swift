@@ -97,6 +97,7 @@ extension Builtins {
                                                        alignment: b.alignment("alignment") ?? .center)))
         },
         Builtin("foregroundStyle", "_ content: style") { b, _ in .view(AnyView(try b.required(b.view("self"), "self").foregroundStyle(try b.required(b.style("content"), "content")))) },
+        Builtin("tint", "_ tint: style") { b, _ in .view(AnyView(try b.required(b.view("self"), "self").tint(try b.required(b.style("tint"), "tint")))) },
         Builtin("aspectRatio", "_ ratio: number?, contentMode: contentMode") { b, e in
             if let r = b.double("ratio"), r <= 0 {
                 e.error(b.location("ratio"), "the aspect ratio must be positive, got \(r.plainDescription)")

@@ -96,6 +96,22 @@ import Testing
         #expect(fromScene.leaves.count == 7)
     }
 
+    /// A Button draws its label in the accent colour; its action is not run (nor evaluated).
+    @Test func buttonsEqualSwift() throws {
+        let scene = try Scene(source: """
+            VStack {
+                Button("Cambiar estado") { withAnimation(.easeInOut(duration: 1.2)) { isAvailable.toggle() } }
+                Button(action: {}) { Label("Borrar", systemImage: "trash") }.tint(.red)
+            }
+            """)
+        let swift = VStack {
+            Button("Cambiar estado") {}
+            Button(action: {}) { Label("Borrar", systemImage: "trash") }.tint(.red)
+        }
+        let size = CGSize(width: 240, height: 100)
+        #expect(try Renderer().displayList(for: scene.view, size: size) == Renderer().displayList(for: swift, size: size))
+    }
+
     /// An unknown symbol is a located error in a scene, with the nearest name.
     @Test(arguments: [
         ("Image(systemName: \"chekmark\")", "t.scene:1:7: error: no symbol named 'chekmark'", "did you mean 'checkmark'?"),

@@ -58,4 +58,40 @@ import Testing
             _ = try Renderer().render(view, size: size)
         }
     }
+
+    /// The seed's DownloadExample: its button is accent-coloured text; pressing it animates the
+    /// badge from leading to trailing over its 1.2 s ease-in-out, its label changing from
+    /// "Descargando" (blue) to "Disponible" (green). Halfway the badge is between its ends.
+    @Test func theDownloadExampleAnimatesWhenItsButtonIsPressed() throws {
+        let size = CGSize(width: 390, height: 200)
+        let change = try AnimatedChange(pressing: "Cambiar estado", in: DownloadExample())
+        #expect(change.duration == 1.2)
+        func badgeInk(_ surface: Surface) -> (minX: Int, maxX: Int) {
+            // The badge's tinted capsule: not white, in its row (the top part of the canvas).
+            var lo = Int.max, hi = Int.min
+            for x in 0..<surface.width where surface.pixel(x: x, y: 70) != RGBA8(255, 255, 255, 255) {
+                lo = min(lo, x); hi = max(hi, x)
+            }
+            return (lo, hi)
+        }
+        let start = badgeInk(try Renderer().render(change.view(at: 0, in: size), size: size))
+        let middle = badgeInk(try Renderer().render(change.view(at: 0.6, in: size), size: size))
+        let end = badgeInk(try Renderer().render(change.view(at: 1.2, in: size), size: size))
+        #expect(start.minX < 30 && end.maxX > 360, "\(start) \(end)")
+        #expect(middle.minX > start.minX + 40 && middle.maxX < end.maxX - 40, "\(middle)")
+        // The button's title in the accent colour: some pure #007AFF text pixels low in the canvas.
+        let still = try Renderer().render(DownloadExample(), size: size)
+        var accent = 0
+        for y in 100..<200 { for x in 0..<390 where still.pixel(x: x, y: y) == RGBA8(0, 122, 255, 255) { accent += 1 } }
+        #expect(accent > 20)
+        #expect(throws: ButtonError.self) { try AnimatedChange(pressing: "Nope", in: DownloadExample()) }
+    }
+
+    /// The radar seal's centre symbol is drawn in mint in a 38 pt square.
+    @Test func theRadarCentreIsASymbol() throws {
+        let surface = try Renderer().render(RadarCentre(), size: CGSize(width: 38, height: 38), background: nil)
+        var mint = 0
+        for y in 0..<38 { for x in 0..<38 where surface.pixel(x: x, y: y) == RGBA8(0, 199, 190, 255) { mint += 1 } }
+        #expect(mint > 100)
+    }
 }

@@ -188,3 +188,47 @@ struct Layout: View {
         .frame(height: 40)
     }
 }
+
+// The geometryGroup seed: a download badge whose label and icon change while it moves across.
+struct DownloadStatus: View {
+    var isAvailable: Bool
+
+    var body: some View {
+        let color: Color = isAvailable ? .green : .blue
+        Label(isAvailable ? "Disponible" : "Descargando",
+              systemImage: isAvailable ? "checkmark" : "arrow.down")
+            .font(.headline)
+            .foregroundStyle(color)
+            .padding(.horizontal, 16)
+            .padding(.vertical, 10)
+            .background(color.opacity(0.15), in: .capsule)
+    }
+}
+
+struct DownloadExample: View {
+    @State private var isAvailable = false
+
+    var body: some View {
+        VStack(spacing: 24) {
+            DownloadStatus(isAvailable: isAvailable)
+                .geometryGroup()
+                .frame(maxWidth: .infinity, alignment: isAvailable ? .trailing : .leading)
+
+            Button("Cambiar estado") {
+                withAnimation(.easeInOut(duration: 1.2)) {
+                    isAvailable.toggle()
+                }
+            }
+        }
+        .padding()
+    }
+}
+
+// The radar seal's centre.
+struct RadarCentre: View {
+    var body: some View {
+        Image(systemName: "wave.3.right")
+            .font(.system(size: 38, weight: .semibold))
+            .foregroundStyle(.mint)
+    }
+}

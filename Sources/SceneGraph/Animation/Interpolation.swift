@@ -179,7 +179,10 @@ private struct IdentityKey: Hashable {
 /// What kind of view a laid-out node is, so that one state's node can become the other's:
 /// equal kinds interpolate, different kinds cross-fade (one leaves, the other arrives).
 enum NodeKind: Hashable {
-    case empty, shape, image, spacer, laidOut, text, layoutFailure
+    case empty, shape, image, spacer, laidOut, layoutFailure
+    /// Texts saying the same interpolate their frames; a changed text cross-fades, as SwiftUI's
+    /// default content transition does.
+    case text(String)
     /// Symbols of one name interpolate their frames; another name cross-fades.
     case symbol(String)
     case sequence, zstack, stack(Axis)
@@ -200,7 +203,8 @@ extension PlacedNode.Content {
             case .image: .image
             case .spacer: .spacer
             case .laidOut: .laidOut
-            case .text, .placedText: .text
+            case .text(let text): .text(text.segments.map(\.string).joined())
+            case .placedText(let text): .text(text.string)
             case .symbol(let name, _): .symbol(name)
             case .placedSymbol(let symbol): .symbol(symbol.name)
             case .label: .stack(.horizontal)

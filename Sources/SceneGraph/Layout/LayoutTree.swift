@@ -183,7 +183,8 @@ final class LayoutPass {
             return PlacedNode(content: .modifier(.effect(.transform(.affine(d), anchor: .topLeading))), rect: rect, children: [tree])
         case .leaf(.text(let text)):
             let layout = textLayout(i, ProposedSize(rect.size))
-            content = .leaf(.placedText(PlacedText(layout: layout, styles: text.segments.map(\.style))))
+            content = .leaf(.placedText(PlacedText(layout: layout, styles: text.segments.map(\.style),
+                                                        string: text.segments.map(\.string).joined())))
         case .leaf(let leaf): content = .leaf(leaf)
         case .container(let c): content = .container(c.withoutChildren)
         case .modified(let m, _): content = .modifier(m)

@@ -75,6 +75,8 @@ struct PlacedText: Sendable {
     var layout: TextLayout
     /// Per run, its own style (nil: the environment's foreground style).
     var styles: [(any ShapeStyle)?]
+    /// What it says: texts saying the same interpolate in an animation, others cross-fade.
+    var string: String
 }
 
 extension Text {
