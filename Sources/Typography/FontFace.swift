@@ -11,6 +11,8 @@ public final class FontFace: @unchecked Sendable, CustomStringConvertible {
     public let index: Int
     /// Font units per em.
     public let unitsPerEm: Int
+    /// How many faces the file holds (a collection, `.ttc`, holds several).
+    public let faceCount: Int
 
     /// The face `index` of the font file at `path`.
     /// - Throws: `TypographyError.unreadableFont` when the file cannot be read or holds no
@@ -24,7 +26,9 @@ public final class FontFace: @unchecked Sendable, CustomStringConvertible {
             throw TypographyError.unreadableFont(path: path, reason: "it cannot be read")
         }
         defer { hb_blob_destroy(blob) }
-        guard index >= 0, UInt32(index) < hb_face_count(blob), let face = hb_face_create(blob, UInt32(index)) else {
+        let count = Int(hb_face_count(blob))
+        guard count > 0 else { throw TypographyError.unreadableFont(path: path, reason: "it is not a font file (TrueType, OpenType or a collection)") }
+        guard index >= 0, index < count, let face = hb_face_create(blob, UInt32(index)) else {
             throw TypographyError.unreadableFont(path: path, reason: "it holds no font face \(index)")
         }
         hb_face_make_immutable(face)
@@ -37,6 +41,7 @@ public final class FontFace: @unchecked Sendable, CustomStringConvertible {
         self.path = path
         self.index = index
         unitsPerEm = upem
+        faceCount = count
     }
 
     deinit { hb_face_destroy(face) }
@@ -49,6 +54,10 @@ public enum TypographyError: Error, CustomStringConvertible, Equatable {
     case unreadableFont(path: String, reason: String)
     /// A font the engine needs is not installed.
     case missingSystemFont(name: String, searched: [String], package: String)
+    /// A font folder given to the engine holds no font file.
+    case noFonts(folder: String)
+    /// A font file or folder given to the engine does not exist.
+    case noSuchFontPath(String)
 
     public var description: String {
         switch self {
@@ -57,6 +66,10 @@ public enum TypographyError: Error, CustomStringConvertible, Equatable {
         case let .missingSystemFont(name, searched, package):
             "the system font \(name) is not installed (looked in \(searched.joined(separator: ", "))); "
                 + "install it with: apt-get install \(package)"
+        case let .noSuchFontPath(path):
+            "there is no font file or folder at '\(path)'"
+        case let .noFonts(folder):
+            "the font folder '\(folder)' holds no font file (.ttf, .otf, .ttc or .otc)"
         }
     }
 }

@@ -125,7 +125,11 @@ public enum FontLibrary {
                 break
             }
         }
-        fallbacks.withLock { $0[key] = found }
+        fallbacks.withLock { table in
+            // Bounded: a long-running process meeting ever new graphemes starts over.
+            if table.count >= 16_384 { table.removeAll(keepingCapacity: true) }
+            table[key] = found
+        }
         return found
     }
 

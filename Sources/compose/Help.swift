@@ -27,6 +27,9 @@ let sceneArgumentsHelp = """
   --demo                  Use the built-in demo scene instead of a file.
   --scale <scale>         Pixels per point, from 0.1 to 8. (default: the scene's canvas, else 1)
   --size <WxH>            Canvas size in points. (default: the scene's canvas, else 400x300)
+  --fonts <path>          A font file or folder for Font.custom(_:size:), repeatable; also read:
+                          COMPOSE_FONT_PATH (folders, ':'-separated) and a fonts/ folder beside
+                          the scene.
 
 """
 

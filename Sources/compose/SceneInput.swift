@@ -28,8 +28,10 @@ struct SceneOptions {
     /// `Renderer.maximumDashes` and `maximumStrokeOutlinePoints`, when given.
     var maximumDashes: Int?
     var maximumStrokeOutlinePoints: Int?
+    /// Font files or folders given with `--fonts`, in order.
+    var fonts: [String] = []
 
-    static let flags = ["--demo", "--scale", "--size", "--background", "--max-depth", "--max-iterations", "--max-path-elements",
+    static let flags = ["--demo", "--fonts", "--scale", "--size", "--background", "--max-depth", "--max-iterations", "--max-path-elements",
                         "--max-pixels", "--max-scene-bytes", "--max-coordinate", "--max-offscreen-bytes", "--max-image-bytes",
                         "--max-segments", "--max-dashes", "--max-stroke-points", "--max-shadow-radius", "--max-blur-radius"]
 
@@ -47,6 +49,7 @@ struct SceneOptions {
     mutating func take(_ arg: String, _ reader: inout ArgumentReader, allowBackground: Bool) -> Bool {
         switch arg {
         case "--demo": demo = true
+        case "--fonts": fonts.append(reader.value(for: arg))
         case "--scale": scale = reader.number(for: arg, in: SceneCanvas.scaleRange)
         case "--size":
             let text = reader.value(for: arg)
@@ -90,6 +93,7 @@ struct SceneOptions {
     /// The scene to draw, with the canvas after overrides; prints the problem and returns the
     /// exit code when it cannot be had.
     func load(command: String) -> Result<LoadedScene, ExitCode> {
+        if let failure = registerFonts() { return .failure(failure) }
         var canvas: SceneCanvas
         let view: AnyView
         let name: String
@@ -178,6 +182,34 @@ struct SceneOptions {
             return .failure(.dataError)
         }
         return .success(LoadedScene(view: view, canvas: canvas, name: name, change: change))
+    }
+}
+
+extension SceneOptions {
+    /// Registers the fonts for `Font.custom`: `--fonts` files and folders, `COMPOSE_FONT_PATH`'s
+    /// folders, and a `fonts/` folder beside the scene file when there is one. Prints the
+    /// problem and returns the exit code when one cannot be used.
+    func registerFonts() -> ExitCode? {
+        var sources = fonts.map { ($0, "--fonts") }
+        for folder in (ProcessInfo.processInfo.environment["COMPOSE_FONT_PATH"] ?? "").split(separator: ":") where !folder.isEmpty {
+            sources.append((String(folder), "COMPOSE_FONT_PATH"))
+        }
+        if let path, path != "-" {
+            let beside = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("fonts").path
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: beside, isDirectory: &isDirectory), isDirectory.boolValue {
+                sources.append((beside, "the scene's fonts/ folder"))
+            }
+        }
+        for (source, origin) in sources {
+            do {
+                try FontRegistry.shared.register(contentsOf: URL(fileURLWithPath: source))
+            } catch {
+                printError("\(origin): \(error)")
+                return .noInput
+            }
+        }
+        return nil
     }
 }
 

@@ -328,4 +328,31 @@ func write(_ text: String, _ name: String, in dir: URL) throws -> String {
         #expect(r.status == 74)
         #expect(r.stderr.contains("cannot write '/proc/compose-test.png': No such file or directory"), "\(r.stderr)")
     }
+
+    /// `--fonts` and a `fonts/` folder beside the scene register fonts for `.custom`: the text
+    /// draws in DejaVu Serif (other pixels than the system font's fallback); a missing path or
+    /// a file that is no font exits 66 with the path and writes nothing.
+    @Test func userFontsComeFromFlagsAndTheScenesFolder() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = try write("Text(\"Serif\").font(.custom(\"DejaVu Serif\", size: 40))", "t.scene", in: dir)
+        let fonts = dir.appendingPathComponent("fonts")
+        try FileManager.default.createDirectory(at: fonts, withIntermediateDirectories: true)
+        let out = dir.appendingPathComponent("a.png").path, plain = dir.appendingPathComponent("b.png").path
+        // Without the font anywhere (an empty fonts/ folder is not used: no font file, an error).
+        let none = try compose("render", scene, "-o", plain)
+        #expect(none.status == 66 && none.stderr.contains("holds no font file") && !FileManager.default.fileExists(atPath: plain))
+        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", toPath: fonts.appendingPathComponent("DejaVuSerif.ttf").path)
+        let beside = try compose("render", scene, "-o", out)
+        #expect(beside.status == 0, "\(beside.stderr)")
+        let unknown = try write("Text(\"Serif\").font(.custom(\"Nope\", size: 40))", "u.scene", in: dir)
+        let fallback = try compose("render", unknown, "-o", plain)
+        #expect(fallback.status == 0 && fallback.stderr.contains("warning: no font named 'Nope'"))
+        #expect(try PNG.read(path: out).compare(to: PNG.read(path: plain)).differingPixels > 100)
+        let missing = try compose("render", scene, "--fonts", "/no/such/fonts", "-o", dir.appendingPathComponent("c.png").path)
+        #expect(missing.status == 66 && missing.stderr.contains("--fonts: there is no font file or folder at '/no/such/fonts'"))
+        let junk = try write("junk", "junk.ttf", in: dir)
+        let bad = try compose("render", scene, "--fonts", junk, "-o", dir.appendingPathComponent("c.png").path)
+        #expect(bad.status == 66 && bad.stderr.contains(junk) && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("c.png").path))
+    }
 }

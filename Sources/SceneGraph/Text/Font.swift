@@ -59,7 +59,7 @@ public struct Font: Hashable, Sendable {
     var design: Design = .default
     var isItalic = false
     var monospacedDigits = false
-    /// `Font.custom`'s name; drawn with the system font until custom fonts can be registered.
+    /// `Font.custom`'s name, looked up in `FontRegistry.shared`.
     var customName: String?
 
     public static let largeTitle = Font(size: .style(.largeTitle))
@@ -82,8 +82,10 @@ public struct Font: Hashable, Sendable {
     public static func system(_ style: TextStyle, design: Design? = nil, weight: Weight? = nil) -> Font {
         Font(size: .style(style), weight: weight, design: design ?? .default)
     }
-    /// A font by name at `size` points. Custom fonts cannot be registered yet, so it draws in
-    /// the system font at that size (SwiftUI also falls back when a name is not found).
+    /// A font by name at `size` points: a family, full or PostScript name of a font registered
+    /// with `FontRegistry` (or `compose --fonts`, `COMPOSE_FONT_PATH`, a `fonts/` folder beside
+    /// the scene) or installed on the machine. A name found nowhere draws in the system font at
+    /// that size, with a warning on standard error (SwiftUI falls back silently).
     public static func custom(_ name: String, size: CGFloat) -> Font {
         var font = system(size: size)
         font.customName = name
@@ -119,6 +121,10 @@ public struct Font: Hashable, Sendable {
     func instance() throws -> (FontInstance, [String]) {
         let weight = resolvedWeight.value
         let features = monospacedDigits ? ["tnum"] : []
+        if let name = customName {
+            if let custom = FontRegistry.shared.font(named: name, weight: weight, italic: isItalic) { return (custom, features) }
+            FontWarnings.unknown(name)
+        }
         switch design {
         case .serif:
             if let serif = FontLibrary.serif(weight: weight, italic: isItalic) { return (serif, features) }
@@ -128,5 +134,15 @@ public struct Font: Hashable, Sendable {
             break
         }
         return (try SystemFont.instance(size: Double(pointSize), weight: weight, italic: isItalic), features)
+    }
+}
+
+/// Warnings about fonts, each name once per process.
+enum FontWarnings {
+    private static let warned = Locked<Set<String>>([])
+
+    static func unknown(_ name: String) {
+        guard warned.withLock({ $0.insert(name).inserted }) else { return }
+        FileHandle.standardError.write(Data("warning: no font named '\(name)' is registered or installed; drawing the system font instead\n".utf8))
     }
 }

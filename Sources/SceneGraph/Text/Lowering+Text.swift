@@ -98,7 +98,11 @@ enum ColorGlyphs {
         if let known = reduced.withLock({ $0[key] }) { return known }
         guard let small = try? b.0.downsampled(toWidth: width, height: height),
               let content = try? ImageContent(copying: small, scale: 1) else { return nil }
-        reduced.withLock { $0[key] = content }
+        reduced.withLock { table in
+            // Bounded (a few megabytes of small bitmaps): an animation zooming emoji starts over.
+            if table.count >= 2_048 { table.removeAll(keepingCapacity: true) }
+            table[key] = content
+        }
         return content
     }
 }
