@@ -12,6 +12,7 @@ public final class FontInstance: @unchecked Sendable, Hashable, CustomStringConv
     public let weight: Double?
     let font: OpaquePointer
     private let outlines = Locked<[UInt32: Path]>([:])
+    private let bounds = Locked<[UInt32: CGRect]>([:])
     /// The line's extent above and below the baseline, per em: the font's own (its `hhea`
     /// or OS/2 ascender and descender, plus the line gap below), or SF Pro's for the system
     /// font (so its lines are as tall as SwiftUI's).
@@ -64,6 +65,15 @@ public final class FontInstance: @unchecked Sendable, Hashable, CustomStringConv
         let path = sink.path
         outlines.withLock { $0[glyph] = path }
         return path
+    }
+
+    /// The bounding box of the glyph's outline in font units (null for a glyph without one),
+    /// cached.
+    public func outlineBounds(of glyph: UInt32) -> CGRect {
+        if let known = bounds.withLock({ $0[glyph] }) { return known }
+        let box = outline(of: glyph).boundingRect
+        bounds.withLock { $0[glyph] = box }
+        return box
     }
 
     /// The glyph for `scalar`, if the font has one.

@@ -82,6 +82,49 @@ public final class Canvas {
         }
     }
 
+    /// Fills the coverage of `masks` (A8 surfaces, each with the device position of its top-left
+    /// pixel) with `paint`: the masks are added into one coverage mask (pixman's saturating
+    /// ADD: exact where they do not overlap, as glyphs of a line of text do not), which is then
+    /// composited as `fill(_:with:…)` composites a path's coverage, with the same opacity,
+    /// blend modes and clip mask.
+    public func fill(masks: [(mask: Surface, x: Int, y: Int)], with paint: Paint, paintTransform: CGAffineTransform = .identity,
+                     opacity: Double = 1, blendMode: BlendMode = .normal, clipMask: CoverageMask? = nil) throws {
+        var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+        for m in masks where m.mask.width > 0 && m.mask.height > 0 {
+            minX = min(minX, m.x); minY = min(minY, m.y)
+            maxX = max(maxX, m.x + m.mask.width); maxY = max(maxY, m.y + m.mask.height)
+        }
+        guard minX < maxX, minY < maxY else { return }
+        let rect = PixelRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY).intersection(clip.intersection(surface.bounds))
+        guard !rect.isEmpty, opacity > 0, let source = paint.pixmanSource(transform: paintTransform, format: surface.format) else { return }
+        let run = try Surface(width: rect.width, height: rect.height, format: .a8)
+        for m in masks {
+            pixman_image_composite32(PIXMAN_OP_ADD, m.mask.image, nil, run.image, 0, 0, 0, 0,
+                                     Int32(m.x - rect.x), Int32(m.y - rect.y), Int32(m.mask.width), Int32(m.mask.height))
+        }
+        if opacity < 1 {
+            var c = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(max(0, min(1, opacity)) * 65535 + 0.5))
+            if let solid = pixman_image_create_solid_fill(&c) {
+                pixman_image_composite32(PIXMAN_OP_IN, solid, nil, run.image, 0, 0, 0, 0, 0, 0, Int32(rect.width), Int32(rect.height))
+                pixman_image_unref(solid)
+            }
+        }
+        if let clipMask {
+            let clipRect = clipMask.bounds.intersection(rect)
+            if clipRect.isEmpty { return }
+            if clipRect != rect { clearOutside(clipRect, in: rect, mask: run.data.assumingMemoryBound(to: UInt8.self), stride: run.stride) }
+            pixman_image_composite32(PIXMAN_OP_IN, clipMask.surface.image, nil, run.image,
+                                     Int32(clipRect.x - clipMask.bounds.x), Int32(clipRect.y - clipMask.bounds.y), 0, 0,
+                                     Int32(clipRect.x - rect.x), Int32(clipRect.y - rect.y), Int32(clipRect.width), Int32(clipRect.height))
+        }
+        if blendMode.needsPremaskedSource {
+            try compositePremasked(source.image, run.image, rect: rect, blendMode: blendMode)
+        } else {
+            pixman_image_composite32(blendMode.pixmanOperator!, source.image, run.image, surface.image, Int32(rect.x), Int32(rect.y), 0, 0,
+                                     Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+        }
+    }
+
     /// A pixel-aligned rectangle of one colour at full opacity: the coverage would be 1 inside
     /// and 0 outside, so pixman composites the colour over the box directly (an opaque colour
     /// with source-over is a plain fill), pixel for pixel what the rasterized path gives.
@@ -192,6 +235,20 @@ public struct CoverageMask {
             }
         }
         return CoverageMask(surface: surface, bounds: bounds)
+    }
+
+    /// The coverage of `path` (in pixels of the mask) as an A8 surface of `width` × `height`
+    /// pixels, (0, 0) at its top-left: what is outside is cut off. For masks whose placement is
+    /// known beforehand (a glyph's box).
+    public static func surface(of path: Path, fillRule: FillRule = .nonZero, width: Int, height: Int,
+                               rasterizer: Rasterizer) throws -> Surface {
+        let surface = try Surface(width: width, height: height, format: .a8)
+        try rasterizer.rasterize(path, fillRule: fillRule, clip: surface.bounds) { mask, stride, rect in
+            for y in 0..<rect.height {
+                memcpy(surface.data + (rect.y + y) * surface.stride + rect.x, mask + y * stride, rect.width)
+            }
+        }
+        return surface
     }
 
     /// The pixels a mask of a path with bounding box `pathBounds` covers within `clip`: its

@@ -42,7 +42,8 @@ public struct DisplayList: Equatable, CustomStringConvertible, Sendable {
                                               leaf.fillRule.rawValue, b.minX, b.minY, b.width, b.height)
                                  + (leaf.blendMode == .normal ? "" : " blend \(leaf.blendMode.rawValue)")
                                  + (leaf.clips.isEmpty ? "" : " clipped \(leaf.clips.count)")
-                                 + (leaf.shadows.isEmpty ? "" : " shadows \(leaf.shadows.count)"))
+                                 + (leaf.shadows.isEmpty ? "" : " shadows \(leaf.shadows.count)")
+                                 + (leaf.glyphs.map { " glyphs \($0.glyphs.count)" } ?? ""))
                 case .group(let group):
                     let c = group.composite
                     lines.append(pad + group.isolation.summary + String(format: " opacity %.3f", c.opacity)
@@ -75,9 +76,17 @@ public enum DisplayItem: Hashable, Sendable {
         public var blendMode: BlendMode = .normal
         public var clips: [ClipPath] = []
         public var shadows: [DropShadow] = []
+        /// Text drawn from cached glyph masks: the glyphs whose coverage this leaf fills (its
+        /// `path` is then the union of the glyphs' boxes, for bounds only). Nil for shapes, and
+        /// for text drawn from its outlines (see `GlyphRun`).
+        public var glyphs: GlyphRun?
+        /// For text: what it says and what draws it (fonts, sizes, glyphs), for `explain`.
+        public var text: String?
 
         public init(path: Path, fill: ShapeFill, fillRule: FillRule = .nonZero, blendMode: BlendMode = .normal,
-                    clips: [ClipPath] = [], shadows: [DropShadow] = []) {
+                    clips: [ClipPath] = [], shadows: [DropShadow] = [], glyphs: GlyphRun? = nil, text: String? = nil) {
+            self.glyphs = glyphs
+            self.text = text
             self.path = path
             self.fill = fill
             self.fillRule = fillRule

@@ -73,7 +73,7 @@ public struct Explanation: Codable, Sendable, Equatable {
                     if leaf.blendMode != .normal { perLeaf.blendMode += 1 }
                     if !leaf.clips.isEmpty { perLeaf.clip += 1 }
                     if !leaf.shadows.isEmpty { perLeaf.shadow += 1 }
-                    var summary = "fill \(leaf.fill) \(leaf.fillRule.rawValue)"
+                    var summary = (leaf.text.map { $0 + "; " } ?? "") + "fill \(leaf.fill) \(leaf.fillRule.rawValue)"
                     if leaf.blendMode != .normal { summary += ", blend \(leaf.blendMode.rawValue)" }
                     if !leaf.clips.isEmpty { summary += ", \(leaf.clips.count) clip\(leaf.clips.count == 1 ? "" : "s")" }
                     if !leaf.shadows.isEmpty { summary += ", \(leaf.shadows.count) shadow\(leaf.shadows.count == 1 ? "" : "s") (an A8 mask each)" }

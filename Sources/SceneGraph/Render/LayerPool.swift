@@ -39,7 +39,7 @@ extension DisplayItem {
     /// the layer, with the normal blend, no clip and no shadow.
     func coversOpaquely(_ bounds: PixelRect) -> Bool {
         guard case .leaf(let leaf) = self, case .color(let color) = leaf.fill, leaf.blendMode == .normal, leaf.clips.isEmpty,
-              leaf.shadows.isEmpty, color.alpha >= 1, let rect = leaf.path.axisAlignedRectangle() else { return false }
+              leaf.shadows.isEmpty, leaf.glyphs == nil, color.alpha >= 1, let rect = leaf.path.axisAlignedRectangle() else { return false }
         return rect.contains(CGRect(x: bounds.x, y: bounds.y, width: bounds.width, height: bounds.height))
     }
 }

@@ -54,6 +54,8 @@ struct Lowering {
     let notes = LoweringNotes()
     /// The work a stroke may ask for; beyond it lowering throws.
     let limits: StrokeLimits
+    /// Whether text may be drawn from glyph masks.
+    var glyphMasks = true
 
     /// The display list of `root`, at `scale` device pixels per point.
     func displayList(_ root: PlacedNode, scale: Double) throws(StrokeRefusal) -> DisplayList {

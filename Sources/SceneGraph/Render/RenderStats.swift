@@ -74,6 +74,15 @@ public struct RenderStats: Sendable, Codable, Equatable {
         public init() {}
     }
     public var cache = CacheStats()
+    /// Glyphs drawn from masks (text drawn from its outlines counts as leaves only).
+    public var glyphs = 0
+    /// The glyph-mask cache during this render: masks reused and masks rasterized.
+    public struct GlyphCacheStats: Sendable, Codable, Equatable {
+        public var hits = 0
+        public var misses = 0
+        public init() {}
+    }
+    public var glyphCache = GlyphCacheStats()
     /// Drawing-group images reused from the cache: device bounds and the stored image's bytes
     /// (not allocated by this render).
     public var reusedImages: [Layer] = []
@@ -104,6 +113,7 @@ public struct RenderStats: Sendable, Codable, Equatable {
                          + String(format: "x %5d y %5d  %5d × %-5d %10d bytes", b[0], b[1], b[2], b[3], layer.bytes))
         }
         lines.append("cache                \(cache.hits) hits, \(cache.misses) misses, \(cache.evictions) evictions, \(cache.bytes) bytes held")
+        lines.append("glyphs               \(glyphs) from masks: \(glyphCache.hits) cached, \(glyphCache.misses) rasterized")
         for (i, image) in reusedImages.enumerated() {
             let b = image.bounds
             lines.append(String(format: "  %2d ", i + 1) + padded("cached image", 17)

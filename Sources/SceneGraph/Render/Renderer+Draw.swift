@@ -32,12 +32,48 @@ extension Renderer {
                 recorder.transient(planned)
             }
         }
+        if let glyphs = leaf.glyphs {
+            try drawGlyphs(glyphs, leaf, on: canvas, origin: origin, clipMask: mask)
+            recorder.stats.leafDraws += 1
+            return
+        }
         try recorder.time("rasterization") {
             try canvas.fill(leaf.path, with: leaf.fill.drawablePaint(), fillRule: leaf.fillRule, transform: shift,
                             paintTransform: leaf.fill.transform.concatenating(shift), opacity: leaf.fill.coverageOpacity,
                             blendMode: leaf.blendMode, clipMask: mask)
         }
         recorder.stats.leafDraws += 1
+    }
+
+    /// A text leaf from glyph masks: each glyph's mask from the cache (rasterized on a miss),
+    /// added into the run's coverage and composited with the paint.
+    private func drawGlyphs(_ run: GlyphRun, _ leaf: DisplayItem.Leaf, on canvas: Canvas, origin: (x: Int, y: Int),
+                            clipMask: CoverageMask?) throws {
+        var masks: [(mask: Surface, x: Int, y: Int)] = []
+        masks.reserveCapacity(run.glyphs.count)
+        var hits = 0, misses = 0
+        let visible = canvas.clip.intersection(canvas.surface.bounds)
+        try recorder.time("rasterization") {
+            for g in run.glyphs {
+                let x = g.x - Double(origin.x), y = g.y - Double(origin.y)
+                // Glyphs wholly outside the surface are skipped before any mask is made.
+                let reach = g.pixelsPerEm * 2
+                if x + reach < Double(visible.x) || x - reach > Double(visible.maxX) || y + reach < Double(visible.y) || y - reach > Double(visible.maxY) {
+                    continue
+                }
+                guard let m = try GlyphMasks.mask(for: g, x: x, y: y, rasterizer: rasterizer) else { continue }
+                masks.append((m.mask, m.x, m.y))
+                if m.hit { hits += 1 } else { misses += 1 }
+            }
+        }
+        recorder.stats.glyphs += masks.count
+        recorder.stats.glyphCache.hits += hits
+        recorder.stats.glyphCache.misses += misses
+        let shift = CGAffineTransform(translationX: CGFloat(-origin.x), y: CGFloat(-origin.y))
+        try recorder.time("composition") {
+            try canvas.fill(masks: masks, with: leaf.fill.drawablePaint(), paintTransform: leaf.fill.transform.concatenating(shift),
+                            opacity: leaf.fill.coverageOpacity, blendMode: leaf.blendMode, clipMask: clipMask)
+        }
     }
 
     /// A group: its children drawn into its layer, the layer prepared as its isolation says

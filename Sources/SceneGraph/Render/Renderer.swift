@@ -30,6 +30,10 @@ public final class Renderer {
     /// The most dashes one stroke's pattern may cut its path into (`maximumDashCount`, 2^20, by
     /// default); beyond it `render` throws `RenderError.strokeLimit`.
     public var maximumDashes = maximumDashCount
+    /// Whether text is drawn from cached glyph masks where it can be (the default; see
+    /// `GlyphRun`), or always from its outlines filled as one path (exact, uncached: what the
+    /// masks are tested and measured against).
+    public var drawsGlyphsFromMasks = true
     /// The most points one stroke's outline may have (`maximumStrokeOutlineElements`, 2^22, by
     /// default: a huge round-capped width on many dashes); beyond it `render` throws
     /// `RenderError.strokeLimit`.
@@ -103,7 +107,7 @@ public final class Renderer {
 
     func displayList<V: View>(for view: V, size canvas: CGSize, scale: Double, recorder: inout StatsRecorder) throws -> DisplayList {
         let tree = try recorder.time("layout") { try PlacedNode(laying: resolve(view), inCanvas: canvas) }
-        let lowering = Lowering(limits: strokeLimits)
+        let lowering = Lowering(limits: strokeLimits, glyphMasks: drawsGlyphsFromMasks)
         do {
             return try recorder.time("lowering") { try lowering.displayList(tree, scale: scale) }
         } catch let refusal as StrokeRefusal {

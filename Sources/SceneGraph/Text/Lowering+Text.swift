@@ -16,36 +16,58 @@ extension Lowering {
         let place = CGAffineTransform(translationX: rect.minX, y: rect.minY).concatenating(context.transform)
         // Runs painted alike share a leaf: each run with a style of its own gets a group, all
         // the runs without one share the environment's.
-        var groups: [(style: (any ShapeStyle)?, path: Path)] = []
+        var groups: [(style: (any ShapeStyle)?, path: Path, glyphs: [GlyphRun.Glyph], fonts: [FontUse: Int])] = []
         var shared: Int?
         let groupOfRun: [Int] = text.styles.map { style in
             if style == nil, let shared { return shared }
-            groups.append((style, Path()))
+            groups.append((style, Path(), [], [:]))
             if style == nil { shared = groups.count - 1 }
             return groups.count - 1
         }
+        // Cached glyph masks when the device transform keeps glyphs upright and unscaled in one
+        // direction, nothing needs their outlines (a shadow), and the glyphs sit apart (see
+        // `GlyphRun`); otherwise the outlines, filled as one path.
+        let upright = place.b == 0 && place.c == 0 && place.a > 0 && abs(place.a - place.d) <= 1e-9 * place.a
+        let useMasks = glyphMasks && upright && context.leafShadows.isEmpty && GlyphMasks.canUseMasks(text.string)
+            && text.layout.lines.allSatisfy { $0.glyphs.allSatisfy { $0.size * place.a <= GlyphMasks.maximumPixelsPerEm } }
         var colorGlyphs: [PlacedGlyph] = []
+        let missing = text.layout.lines.reduce(0) { $0 + $1.glyphs.filter { $0.glyph == 0 }.count }
+        if missing > 0 {
+            notes.warn("text “\(text.string.prefix(40))” has \(missing) character\(missing == 1 ? "" : "s") that no installed font draws: "
+                       + "drawn as missing-glyph boxes (install a font for the script, or register one with --fonts)")
+        }
         for line in text.layout.lines {
             for g in line.glyphs {
                 if g.font.hasColorBitmaps {
                     colorGlyphs.append(g)
                     continue
                 }
-                let outline = g.font.outline(of: g.glyph)
-                guard !outline.isEmpty, g.style < groupOfRun.count else { continue }
+                guard g.style < groupOfRun.count else { continue }
                 let group = groupOfRun[g.style]
+                groups[group].fonts[FontUse(font: g.font, size: g.size), default: 0] += 1
                 // Font units, y up → points in the Text's frame, y down → device.
                 let scale = g.size / Double(g.font.unitsPerEm)
                 let toDevice = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: g.x, ty: g.baseline).concatenating(place)
-                groups[group].path.addPath(outline.flattened(transform: toDevice, tolerance: glyphFlatteningTolerance))
+                if useMasks {
+                    let box = g.font.outlineBounds(of: g.glyph)
+                    guard !box.isNull, box.width > 0 || box.height > 0 else { continue }
+                    let origin = CGPoint(x: g.x, y: g.baseline).applying(place)
+                    groups[group].glyphs.append(GlyphRun.Glyph(font: g.font, glyph: g.glyph, pixelsPerEm: g.size * place.a, x: origin.x, y: origin.y))
+                    groups[group].path.addRect(box.applying(toDevice))
+                } else {
+                    let outline = g.font.outline(of: g.glyph)
+                    guard !outline.isEmpty else { continue }
+                    groups[group].path.addPath(outline.flattened(transform: toDevice, tolerance: glyphFlatteningTolerance))
+                }
             }
         }
-        for (style, path) in groups where !path.isEmpty {
+        for (style, path, glyphs, fonts) in groups where !path.isEmpty {
             var fill = context.environment.resolve(style ?? ForegroundStyle())._fill(in: local)
             if let matrix = context.colorMatrix { fill = fill.mapColors(matrix.apply(to:)) }
             fill = fill.transformed(by: place).opacity(context.opacity)
             items.append(.leaf(.init(path: path, fill: fill, fillRule: .nonZero, blendMode: context.blendMode ?? .normal,
-                                     clips: context.clips, shadows: context.leafShadows)))
+                                     clips: context.clips, shadows: context.leafShadows, glyphs: useMasks ? GlyphRun(glyphs: glyphs) : nil,
+                                     text: FontUse.summary(text.string, fonts, masks: useMasks))))
         }
         // Colour glyphs (emoji) keep their own colours: image leaves after the outlines, with the
         // same opacity, blend mode, clips and shadows. Their bitmaps (109 ppem in Noto Color
@@ -104,5 +126,22 @@ enum ColorGlyphs {
             table[key] = content
         }
         return content
+    }
+}
+
+/// A font at a size, as `explain` lists the fonts of a text leaf.
+struct FontUse: Hashable {
+    var font: FontInstance
+    var size: Double
+
+    /// `text “Descargando” from masks: Inter-roman.var.ttf wght 600 17 pt × 11` (fonts by glyph
+    /// count, most used first: a fallback font for characters the first lacks comes after).
+    static func summary(_ string: String, _ fonts: [FontUse: Int], masks: Bool) -> String {
+        let excerpt = string.count > 40 ? String(string.prefix(39)) + "…" : string
+        let quoted = excerpt.replacingOccurrences(of: "\n", with: "⏎")
+        let list = fonts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.font.description < $1.key.font.description }
+            .map { use, count in "\(use.font) \(use.size.formatted()) pt × \(count)" }
+        let total = fonts.values.reduce(0, +)
+        return "text “\(quoted)”, \(total) glyph\(total == 1 ? "" : "s") from \(masks ? "cached masks" : "outlines"): " + list.joined(separator: ", ")
     }
 }

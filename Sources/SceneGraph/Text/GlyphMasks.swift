@@ -1,0 +1,81 @@
+import Foundation
+import Typography
+
+/// The glyphs of a Text drawn from cached masks: each glyph's font, its size in device pixels
+/// per em and its pen position on the baseline in device pixels.
+///
+/// Lowering uses masks when the text is only translated and uniformly scaled, casts no shadow,
+/// no glyph is over `GlyphMasks.maximumPixelsPerEm`, and its scripts do not join (Latin, Greek,
+/// Cyrillic, Hebrew, CJK …): adding the glyph masks is then the exact coverage of their union,
+/// as their inks do not overlap. Otherwise (rotation, shadows, Arabic or Devanagari, whose
+/// joined glyphs overlap) the glyph outlines are filled as one path.
+public struct GlyphRun: Hashable, Sendable {
+    public struct Glyph: Hashable, Sendable {
+        public var font: FontInstance
+        public var glyph: UInt32
+        public var pixelsPerEm: Double
+        public var x: Double
+        public var y: Double
+    }
+
+    public var glyphs: [Glyph]
+}
+
+/// A glyph's mask is made for its size and for where its origin falls within a pixel, to a
+/// quarter of a pixel (so a mask serves every position with the same fraction, within 1/8 px).
+struct GlyphKey: Hashable, Sendable {
+    var font: FontInstance
+    var glyph: UInt32
+    /// Pixels per em × 64, rounded.
+    var size: Int
+    var binX: UInt8
+    var binY: UInt8
+}
+
+/// Glyph masks, rasterized once by the engine's rasterizer (at `glyphFlatteningTolerance`) and
+/// kept in an `ImageCache` shared by every renderer (32 MiB: about 100,000 masks of body text).
+enum GlyphMasks {
+    /// Masks are made up to this size (larger glyphs are filled from their outlines).
+    static let maximumPixelsPerEm = 512.0
+
+    static let cache = ImageCache<GlyphKey>(budgetBytes: 32 << 20)
+
+    /// Scripts whose glyphs sit apart, so that adding their masks gives the union's coverage.
+    static let separateScripts: Set<String> = [
+        "Latin", "Greek", "Cyrillic", "Common", "Inherited", "Armenian", "Georgian", "Hebrew", "Han", "Hiragana", "Katakana",
+        "Hangul", "Bopomofo", "Ethiopic", "Cherokee", "Unknown",
+    ]
+
+    /// Whether `string`'s characters can be drawn from separate masks.
+    static func canUseMasks(_ string: String) -> Bool {
+        string.unicodeScalars.allSatisfy { $0.isASCII || separateScripts.contains(FontLibrary.scriptName($0)) }
+    }
+
+    /// The glyph's mask at its device position `(x, y)` (its pen on the baseline): the mask and
+    /// the device pixel of its top-left corner, from the cache when it was made before; nil
+    /// for a glyph without ink. `hit` says which.
+    static func mask(for g: GlyphRun.Glyph, x: Double, y: Double, rasterizer: Rasterizer) throws -> (mask: Surface, x: Int, y: Int, hit: Bool)? {
+        let ix = x.rounded(.down), iy = y.rounded(.down)
+        var bx = ((x - ix) * 4).rounded(), by = ((y - iy) * 4).rounded()
+        var px = Int(ix), py = Int(iy)
+        if bx == 4 { bx = 0; px += 1 }
+        if by == 4 { by = 0; py += 1 }
+        let bounds = g.font.outlineBounds(of: g.glyph)
+        guard !bounds.isNull, bounds.width > 0 || bounds.height > 0 else { return nil }
+        // Font units (y up) → pixels from the glyph's integer origin (y down), the bin's offset
+        // added; the mask's box is the outline's bounds there, rounded out.
+        let scale = g.pixelsPerEm / Double(g.font.unitsPerEm)
+        let ox = bx / 4, oy = by / 4
+        let x0 = (bounds.minX * scale + ox).rounded(.down), x1 = (bounds.maxX * scale + ox).rounded(.up)
+        let y0 = (-bounds.maxY * scale + oy).rounded(.down), y1 = (-bounds.minY * scale + oy).rounded(.up)
+        let key = GlyphKey(font: g.font, glyph: g.glyph, size: Int((g.pixelsPerEm * 64).rounded()), binX: UInt8(bx), binY: UInt8(by))
+        if let known = cache.image(for: key) { return (known, px + Int(x0), py + Int(y0), true) }
+        let width = Int(x1 - x0), height = Int(y1 - y0)
+        guard width > 0, height > 0 else { return nil }
+        let toMask = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: ox - x0, ty: oy - y0)
+        let outline = g.font.outline(of: g.glyph).flattened(transform: toMask, tolerance: glyphFlatteningTolerance)
+        let surface = try CoverageMask.surface(of: outline, width: width, height: height, rasterizer: rasterizer)
+        _ = cache.insert(surface, for: key)
+        return (surface, px + Int(x0), py + Int(y0), false)
+    }
+}
