@@ -58,6 +58,12 @@ public enum TypographyError: Error, CustomStringConvertible, Equatable {
     case noFonts(folder: String)
     /// A font file or folder given to the engine does not exist.
     case noSuchFontPath(String)
+    /// A text longer than a text may be (`maximumTextBytes`).
+    case textTooLong(bytes: Int, limit: Int)
+
+    /// The most UTF-8 bytes one `Text` may hold (1 MiB: a few hundred pages); longer text is
+    /// an error when it is laid out, not minutes of shaping.
+    public static let maximumTextBytes = 1 << 20
 
     public var description: String {
         switch self {
@@ -66,6 +72,8 @@ public enum TypographyError: Error, CustomStringConvertible, Equatable {
         case let .missingSystemFont(name, searched, package):
             "the system font \(name) is not installed (looked in \(searched.joined(separator: ", "))); "
                 + "install it with: apt-get install \(package)"
+        case let .textTooLong(bytes, limit):
+            "a Text holds at most \(limit) bytes of UTF-8, this one \(bytes)"
         case let .noSuchFontPath(path):
             "there is no font file or folder at '\(path)'"
         case let .noFonts(folder):

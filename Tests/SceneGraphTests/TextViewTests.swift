@@ -134,4 +134,20 @@ import SceneGraph
         // Not the text colour: red's green is 59.
         #expect(drawn.pixel(x: at.x, y: at.y).g > 150)
     }
+
+    /// Bad input in Swift: a NaN, negative or infinite size draws at the body size (as
+    /// `Font.system` documents), an absurd one is drawn from outlines without trapping, and a
+    /// 10-million-character string is an error when laid out, not minutes of shaping.
+    @Test func badTextInputIsHandled() throws {
+        let size = CGSize(width: 100, height: 40)
+        let body = try Renderer().displayList(for: Text("Aa").font(.body), size: size)
+        for bad in [CGFloat.nan, -3, .infinity] {
+            #expect(try Renderer().displayList(for: Text("Aa").font(.system(size: bad)), size: size) == body)
+        }
+        _ = try Renderer().render(Text("W").font(.system(size: 5000)), size: size)
+        let huge = Text(String(repeating: "a", count: 10_000_000))
+        #expect(throws: TypographyError.textTooLong(bytes: 10_000_000, limit: 1 << 20)) {
+            try Renderer().render(huge, size: size)
+        }
+    }
 }

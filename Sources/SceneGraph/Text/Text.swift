@@ -82,7 +82,11 @@ struct PlacedText: Sendable {
 extension Text {
     /// The runs to lay out with the environment's font and paragraph settings.
     func runs(in environment: TextEnvironment) throws -> [TextRun] {
-        try segments.enumerated().map { k, segment in
+        let bytes = segments.reduce(0) { $0 + $1.string.utf8.count }
+        guard bytes <= TypographyError.maximumTextBytes else {
+            throw TypographyError.textTooLong(bytes: bytes, limit: TypographyError.maximumTextBytes)
+        }
+        return try segments.enumerated().map { k, segment in
             var font = segment.font ?? environment.font ?? .body
             if let weight = segment.weight { font = font.weight(weight) }
             if segment.bold { font = font.bold() }
