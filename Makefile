@@ -8,7 +8,7 @@ SWIFT ?= swift
 # chain, Noto Serif and JetBrains Mono the serif and monospaced designs.
 PACKAGES := libpixman-1-dev libpng-dev pkg-config libharfbuzz-dev libicu-dev fonts-inter-variable \
             fonts-noto-core fonts-noto-color-emoji fonts-droid-fallback fonts-dejavu-core fonts-jetbrains-mono
-BENCH_PACKAGES := $(PACKAGES) libcairo2-dev
+BENCH_PACKAGES := $(PACKAGES) libcairo2-dev libfreetype-dev
 
 .PHONY: deps deps-bench build demo examples test packages docs sanitize fuzz bench bench-quick clean
 

@@ -1,8 +1,9 @@
+import Compositor
 import CTextICU
 import Foundation
 
 /// A stretch of text in one font and style: what `Text` and `Text + Text` are made of.
-public struct TextRun: Sendable {
+public struct TextRun: Hashable, Sendable {
     public var text: String
     public var font: FontInstance
     /// Points.
@@ -69,6 +70,9 @@ public struct PlacedGlyph: Hashable, Sendable {
     public var baseline: Double
     public var size: Double
     public var style: Int
+    /// The glyph's outline bounds in font units (y up; null without ink), found when the text
+    /// was shaped, so drawing needs no lookup.
+    public var inkBounds: CGRect = .null
 }
 
 /// One line: its glyphs, its width without trailing spaces, and where it sits.
@@ -108,10 +112,21 @@ private struct Atom {
     var run: Int
     /// The font that shaped it: the run's, or a fallback for characters that font lacks.
     var font: FontInstance
+    /// Its outline's bounds, font units.
+    var inkBounds: CGRect = .null
     /// Its bidi embedding level (odd: right to left).
     var level: UInt8
     /// A newline or other control character: takes no room and draws nothing.
     var invisible: Bool
+}
+
+/// Which UTF-8 offsets of a text have a property (a space, a grapheme's start): a flag per
+/// offset, cheaper than hashing each.
+struct OffsetFlags: Sendable {
+    private var flags: [Bool]
+    init(_ count: Int) { flags = [Bool](repeating: false, count: count + 1) }
+    func contains(_ offset: Int) -> Bool { offset >= 0 && offset < flags.count && flags[offset] }
+    mutating func insert(_ offset: Int) { if offset >= 0 && offset < flags.count { flags[offset] = true } }
 }
 
 /// The bidi levels of `text` (UAX #9) per UTF-8 offset, and each offset's paragraph level.
@@ -125,7 +140,7 @@ private func bidiLevels(_ text: String) -> (levels: [UInt8], paragraphs: [UInt8]
     guard ok, !units.isEmpty else { return (levels, paragraphs) }
     var u8 = 0, u16 = 0
     for scalar in text.unicodeScalars {
-        let n8 = String(scalar).utf8.count
+        let n8 = UTF8.width(scalar)
         for k in 0..<n8 {
             levels[u8 + k] = levels16[u16]
             paragraphs[u8 + k] = paragraphs16[u16]
@@ -149,7 +164,11 @@ private func items(of run: TextRun, levels: [UInt8], at start: Int) -> [(range: 
         defer { offset += length }
         let level = levels[start + offset]
         var font = run.font
-        if !run.font.covers(character) {
+        let ascii = character.isASCII
+        if ascii, run.font === out.last?.font || out.isEmpty, let scalar = character.unicodeScalars.first,
+           scalar.value >= 0x20, run.font.glyph(for: scalar) != nil {
+            // Printable ASCII the font draws: its own font, no emoji or script questions.
+        } else if !run.font.covers(character) {
             let neutral = character.unicodeScalars.allSatisfy {
                 let script = FontLibrary.scriptName($0)
                 return script == "Common" || script == "Inherited"
@@ -180,9 +199,59 @@ private func items(of run: TextRun, levels: [UInt8], at start: Int) -> [(range: 
 /// `height` (at least one is kept) are dropped and the last kept one truncated with "…". Line
 /// heights use SF Pro's vertical metrics (`SystemFont.ascender`, `.descender`) at each run's
 /// size.
+///
+/// Shaping (fallback fonts, bidi, HarfBuzz, line-break opportunities) is done once per text and
+/// reused for every width it is laid out at, and layouts are kept per width: both in bounded
+/// process-wide caches, so a text laid out again (the next frame, another proposal) costs a
+/// lookup.
 public func layOut(_ runs: [TextRun], paragraph: ParagraphStyle = ParagraphStyle(), width: Double? = nil,
                    height: Double? = nil) -> TextLayout {
-    let maxWidth = width.map { max(0, $0) } ?? .infinity
+    guard !runs.isEmpty else { return TextLayout(lines: [], size: .zero, truncated: false) }
+    let key = LayoutKey(runs: runs, paragraph: paragraph, width: width, height: height)
+    if let known = TextCaches.layouts.withLock({ $0[key] }) { return known }
+    let shaped: ShapedText
+    if let known = TextCaches.shaped.withLock({ $0[runs] }) {
+        shaped = known
+    } else {
+        shaped = ShapedText(runs)
+        TextCaches.shaped.withLock { table in
+            if table.count >= 2_048 { table.removeAll(keepingCapacity: true) }
+            table[runs] = shaped
+        }
+    }
+    let made = lines(of: shaped, paragraph: paragraph, width: width, height: height)
+    TextCaches.layouts.withLock { table in
+        if table.count >= 8_192 { table.removeAll(keepingCapacity: true) }
+        table[key] = made
+    }
+    return made
+}
+
+private struct LayoutKey: Hashable {
+    var runs: [TextRun]
+    var paragraph: ParagraphStyle
+    var width: Double?
+    var height: Double?
+}
+
+/// The shaped texts and the layouts made, bounded (a long-running process meeting ever new
+/// texts starts over).
+private enum TextCaches {
+    static let shaped = Locked<[[TextRun]: ShapedText]>([:])
+    static let layouts = Locked<[LayoutKey: TextLayout]>([:])
+}
+
+/// A text shaped: its glyphs as atoms in logical order, what each character is, where lines
+/// may break and each offset's paragraph direction. Immutable; shared by threads.
+private final class ShapedText: Sendable {
+    let runs: [TextRun]
+    let atoms: [Atom]
+    let isSpace: OffsetFlags
+    let graphemeStarts: OffsetFlags
+    let breaks: [(offset: Int, hard: Bool)]
+    let paragraphLevels: [UInt8]
+
+    init(_ runs: [TextRun]) {
     let full = runs.map(\.text).joined()
     let (levels, paragraphLevels) = bidiLevels(full)
     var atoms: [Atom] = []
@@ -195,15 +264,14 @@ public func layOut(_ runs: [TextRun], paragraph: ParagraphStyle = ParagraphStyle
                 // Tracking goes after the last glyph of each cluster.
                 let lastOfCluster = k + 1 == glyphs.count || glyphs[k + 1].cluster != g.cluster
                 atoms.append(Atom(glyph: g.glyph, cluster: start + g.cluster, advance: g.advance * scale + (lastOfCluster ? run.tracking : 0),
-                                  offsetX: g.offsetX * scale, offsetY: g.offsetY * scale, run: r, font: item.font, level: item.level,
-                                  invisible: false))
+                                  offsetX: g.offsetX * scale, offsetY: g.offsetY * scale, run: r, font: item.font,
+                                  inkBounds: item.font.outlineBounds(of: g.glyph), level: item.level, invisible: false))
             }
         }
         start += run.text.utf8.count
     }
-    guard !runs.isEmpty else { return TextLayout(lines: [], size: .zero, truncated: false) }
     // What each character is, by UTF-8 offset.
-    var isSpace = Set<Int>(), isControl = Set<Int>(), graphemeStarts = Set<Int>()
+    var isSpace = OffsetFlags(full.utf8.count), isControl = OffsetFlags(full.utf8.count), graphemeStarts = OffsetFlags(full.utf8.count)
     var offset = 0
     for character in full {
         graphemeStarts.insert(offset)
@@ -212,16 +280,29 @@ public func layOut(_ runs: [TextRun], paragraph: ParagraphStyle = ParagraphStyle
             if scalar.properties.generalCategory == .control || scalar.value == 0x2028 || scalar.value == 0x2029 {
                 isControl.insert(offset)
             }
-            offset += String(scalar).utf8.count
+            offset += UTF8.width(scalar)
         }
     }
     for i in atoms.indices where isControl.contains(atoms[i].cluster) {
         atoms[i].invisible = true
         atoms[i].advance = 0
     }
+    self.runs = runs
+    self.atoms = atoms
+    self.isSpace = isSpace
+    self.graphemeStarts = graphemeStarts
+    self.breaks = lineBreakOpportunities(full)
+    self.paragraphLevels = paragraphLevels
+    }
+}
+
+/// `shaped` broken into lines for `width` and `height` (see `layOut`).
+private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Double?, height: Double?) -> TextLayout {
+    let maxWidth = width.map { max(0, $0) } ?? .infinity
+    let runs = shaped.runs, atoms = shaped.atoms, isSpace = shaped.isSpace, graphemeStarts = shaped.graphemeStarts
+    let breaks = shaped.breaks, paragraphLevels = shaped.paragraphLevels
 
     // Lines as ranges of atoms, filled greedily.
-    let breaks = lineBreakOpportunities(full)
     var lines: [Range<Int>] = []
     var lineStart = 0, lineEnd = 0
     var penWidth = 0.0         // the line's pen position, trailing spaces included
@@ -315,7 +396,8 @@ public func layOut(_ runs: [TextRun], paragraph: ParagraphStyle = ParagraphStyle
             let r = runs[run]
             let scale = r.size / Double(r.font.unitsPerEm)
             for g in r.font.shape("\u{2026}", features: r.features) {
-                ellipsis.append(PlacedGlyph(font: r.font, glyph: g.glyph, x: ellipsisWidth + g.offsetX * scale, baseline: 0, size: r.size, style: r.style))
+                ellipsis.append(PlacedGlyph(font: r.font, glyph: g.glyph, x: ellipsisWidth + g.offsetX * scale, baseline: 0, size: r.size, style: r.style,
+                                            inkBounds: r.font.outlineBounds(of: g.glyph)))
                 ellipsisWidth += g.advance * scale
             }
             chosen = cut(indices, atoms: atoms, graphemeStarts: graphemeStarts, isSpace: isSpace,
@@ -342,7 +424,8 @@ public func layOut(_ runs: [TextRun], paragraph: ParagraphStyle = ParagraphStyle
             let r = runs[atom.run]
             if !atom.invisible {
                 glyphs.append(PlacedGlyph(font: atom.font, glyph: atom.glyph, x: pen + atom.offsetX,
-                                          baseline: baseline - atom.offsetY - r.baselineOffset, size: r.size, style: r.style))
+                                          baseline: baseline - atom.offsetY - r.baselineOffset, size: r.size, style: r.style,
+                                          inkBounds: atom.inkBounds))
             }
             pen += atom.advance
             if !isSpace.contains(atom.cluster) && !atom.invisible { content = pen }
@@ -401,7 +484,7 @@ private func visualOrder(_ indices: [Int], atoms: [Atom]) -> [Int] {
 /// The atoms of a truncated line that fit in `room` points beside the ellipsis: the first ones
 /// (tail), the last ones (head), or both ends (middle), whole characters, trailing spaces at the
 /// cut not counted.
-private func cut(_ indices: [Int], atoms: [Atom], graphemeStarts: Set<Int>, isSpace: Set<Int>, room: Double,
+private func cut(_ indices: [Int], atoms: [Atom], graphemeStarts: OffsetFlags, isSpace: OffsetFlags, room: Double,
                  mode: TruncationMode) -> [Int] {
     // Characters as groups of atoms.
     var groups: [[Int]] = []

@@ -272,6 +272,7 @@ let booleans = options.scenes == nil || options.scenes!.contains("booleans") ? b
 let layouts = options.scenes == nil || options.scenes!.contains("layout")
     ? try layoutSeries(runs: options.runs, quick: options.quick) : []
 let animations = options.scenes == nil || options.scenes!.contains("animation") ? try animationSeries(runs: options.runs) : []
+let texts = options.scenes == nil || options.scenes!.contains("text") ? try textSeries(runs: options.runs) : []
 
 struct Report: Codable {
     var date: String
@@ -284,9 +285,11 @@ struct Report: Codable {
     var animations: [AnimationRow]
     var peers: [PeerRow]
     var scaling: [ScalingRow]
+    var texts: [TextRow]
 }
 let report = Report(date: ISO8601DateFormatter().string(from: Date()), runs: options.runs, scenes: rows, floor: floor,
-                    offscreen: offscreen, booleans: booleans, layouts: layouts, animations: animations, peers: peerRows, scaling: scaling)
+                    offscreen: offscreen, booleans: booleans, layouts: layouts, animations: animations, peers: peerRows, scaling: scaling,
+                    texts: texts)
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
 let url = URL(fileURLWithPath: options.json)

@@ -61,7 +61,7 @@ extension Renderer {
                 if x + reach < Double(visible.x) || x - reach > Double(visible.maxX) || y + reach < Double(visible.y) || y - reach > Double(visible.maxY) {
                     continue
                 }
-                guard let m = try GlyphMasks.mask(for: g, x: x, y: y, rasterizer: rasterizer) else { continue }
+                guard let m = try GlyphMasks.mask(for: g, x: x, y: y, rasterizer: rasterizer, memo: &glyphMemo) else { continue }
                 masks.append((m.mask, m.x, m.y))
                 if m.hit { hits += 1 } else { misses += 1 }
             }

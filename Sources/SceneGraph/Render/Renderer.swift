@@ -52,6 +52,9 @@ public final class Renderer {
     public var pooledLayerBytes: Int { layerPool.bytes }
     /// The cache keys the last render used (what `dropUnusedCachedImages()` keeps).
     var usedKeys: Set<DrawingGroupKey> = []
+    /// Glyph masks this renderer used, at hand without the shared cache's lock (at most 8,192;
+    /// see `GlyphMasks.mask`).
+    var glyphMemo: [GlyphKey: (mask: Surface, dx: Int, dy: Int)] = [:]
     /// What the last render cost: leaf draws, every offscreen image (kind, bounds, bytes), the
     /// peak of offscreen bytes alive at once, and milliseconds per phase.
     public private(set) var lastStats = RenderStats()

@@ -16,6 +16,8 @@ public struct GlyphRun: Hashable, Sendable {
         public var pixelsPerEm: Double
         public var x: Double
         public var y: Double
+        /// The outline's bounds in font units (y up).
+        public var inkBounds: CGRect
     }
 
     public var glyphs: [Glyph]
@@ -54,13 +56,28 @@ enum GlyphMasks {
     /// The glyph's mask at its device position `(x, y)` (its pen on the baseline): the mask and
     /// the device pixel of its top-left corner, from the cache when it was made before; nil
     /// for a glyph without ink. `hit` says which.
-    static func mask(for g: GlyphRun.Glyph, x: Double, y: Double, rasterizer: Rasterizer) throws -> (mask: Surface, x: Int, y: Int, hit: Bool)? {
+    static func mask(for g: GlyphRun.Glyph, x: Double, y: Double, rasterizer: Rasterizer,
+                     memo: inout [GlyphKey: (mask: Surface, dx: Int, dy: Int)]) throws -> (mask: Surface, x: Int, y: Int, hit: Bool)? {
         let ix = x.rounded(.down), iy = y.rounded(.down)
         var bx = ((x - ix) * 4).rounded(), by = ((y - iy) * 4).rounded()
         var px = Int(ix), py = Int(iy)
         if bx == 4 { bx = 0; px += 1 }
         if by == 4 { by = 0; py += 1 }
-        let bounds = g.font.outlineBounds(of: g.glyph)
+        let key = GlyphKey(font: g.font, glyph: g.glyph, size: Int((g.pixelsPerEm * 64).rounded()), binX: UInt8(bx), binY: UInt8(by))
+        // The renderer's own memo first: no lock, no bookkeeping (the shared cache's LRU order
+        // is refreshed when the memo misses).
+        if let known = memo[key] { return (known.mask, px + known.dx, py + known.dy, true) }
+        guard let made = try sharedMask(for: g, key: key, bx: bx, by: by, rasterizer: rasterizer) else { return nil }
+        if memo.count >= 8_192 { memo.removeAll(keepingCapacity: true) }
+        memo[key] = (made.mask, made.dx, made.dy)
+        return (made.mask, px + made.dx, py + made.dy, made.hit)
+    }
+
+    /// The mask of `key` from the shared cache, or rasterized and stored there, with its
+    /// top-left corner relative to the glyph's integer origin.
+    private static func sharedMask(for g: GlyphRun.Glyph, key: GlyphKey, bx: Double, by: Double,
+                                   rasterizer: Rasterizer) throws -> (mask: Surface, dx: Int, dy: Int, hit: Bool)? {
+        let bounds = g.inkBounds
         guard !bounds.isNull, bounds.width > 0 || bounds.height > 0 else { return nil }
         // Font units (y up) → pixels from the glyph's integer origin (y down), the bin's offset
         // added; the mask's box is the outline's bounds there, rounded out.
@@ -68,14 +85,23 @@ enum GlyphMasks {
         let ox = bx / 4, oy = by / 4
         let x0 = (bounds.minX * scale + ox).rounded(.down), x1 = (bounds.maxX * scale + ox).rounded(.up)
         let y0 = (-bounds.maxY * scale + oy).rounded(.down), y1 = (-bounds.minY * scale + oy).rounded(.up)
-        let key = GlyphKey(font: g.font, glyph: g.glyph, size: Int((g.pixelsPerEm * 64).rounded()), binX: UInt8(bx), binY: UInt8(by))
-        if let known = cache.image(for: key) { return (known, px + Int(x0), py + Int(y0), true) }
+        if let known = cache.image(for: key) { return (known, Int(x0), Int(y0), true) }
         let width = Int(x1 - x0), height = Int(y1 - y0)
         guard width > 0, height > 0 else { return nil }
         let toMask = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: ox - x0, ty: oy - y0)
         let outline = g.font.outline(of: g.glyph).flattened(transform: toMask, tolerance: glyphFlatteningTolerance)
         let surface = try CoverageMask.surface(of: outline, width: width, height: height, rasterizer: rasterizer)
         _ = cache.insert(surface, for: key)
-        return (surface, px + Int(x0), py + Int(y0), false)
+        return (surface, Int(x0), Int(y0), false)
     }
+}
+
+extension Renderer {
+    /// Empties the glyph-mask cache every renderer shares (for measuring cold text; memory is
+    /// bounded by its 32 MiB budget anyway).
+    public static func removeAllGlyphMasks() { GlyphMasks.cache.removeAll() }
+    /// Forgets the masks this renderer keeps at hand (they stay in the shared cache).
+    public func forgetGlyphMasks() { glyphMemo.removeAll() }
+    /// Bytes of glyph masks the shared cache holds.
+    public static var glyphMaskBytes: Int { GlyphMasks.cache.statistics.bytes }
 }

@@ -16,11 +16,12 @@ extension Lowering {
         let place = CGAffineTransform(translationX: rect.minX, y: rect.minY).concatenating(context.transform)
         // Runs painted alike share a leaf: each run with a style of its own gets a group, all
         // the runs without one share the environment's.
-        var groups: [(style: (any ShapeStyle)?, path: Path, glyphs: [GlyphRun.Glyph], fonts: [FontUse: Int])] = []
+        // Per paint: the outlines' path, or the glyphs for masks and the box around their inks.
+        var groups: [(style: (any ShapeStyle)?, path: Path, glyphs: [GlyphRun.Glyph], fonts: [FontUse: Int], box: CGRect)] = []
         var shared: Int?
         let groupOfRun: [Int] = text.styles.map { style in
             if style == nil, let shared { return shared }
-            groups.append((style, Path(), [], [:]))
+            groups.append((style, Path(), [], [:], .null))
             if style == nil { shared = groups.count - 1 }
             return groups.count - 1
         }
@@ -49,11 +50,12 @@ extension Lowering {
                 let scale = g.size / Double(g.font.unitsPerEm)
                 let toDevice = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: g.x, ty: g.baseline).concatenating(place)
                 if useMasks {
-                    let box = g.font.outlineBounds(of: g.glyph)
+                    let box = g.inkBounds
                     guard !box.isNull, box.width > 0 || box.height > 0 else { continue }
                     let origin = CGPoint(x: g.x, y: g.baseline).applying(place)
-                    groups[group].glyphs.append(GlyphRun.Glyph(font: g.font, glyph: g.glyph, pixelsPerEm: g.size * place.a, x: origin.x, y: origin.y))
-                    groups[group].path.addRect(box.applying(toDevice))
+                    groups[group].glyphs.append(GlyphRun.Glyph(font: g.font, glyph: g.glyph, pixelsPerEm: g.size * place.a, x: origin.x, y: origin.y,
+                                                               inkBounds: box))
+                    groups[group].box = groups[group].box.union(box.applying(toDevice))
                 } else {
                     let outline = g.font.outline(of: g.glyph)
                     guard !outline.isEmpty else { continue }
@@ -61,7 +63,11 @@ extension Lowering {
                 }
             }
         }
-        for (style, path, glyphs, fonts) in groups where !path.isEmpty {
+        for (style, outlines, glyphs, fonts, box) in groups {
+            // Masks: the path is the box around the glyphs' inks (bounds for planning, never
+            // filled).
+            let path = useMasks ? (box.isNull ? Path() : Path(box)) : outlines
+            guard !path.isEmpty else { continue }
             var fill = context.environment.resolve(style ?? ForegroundStyle())._fill(in: local)
             if let matrix = context.colorMatrix { fill = fill.mapColors(matrix.apply(to:)) }
             fill = fill.transformed(by: place).opacity(context.opacity)
@@ -140,7 +146,7 @@ struct FontUse: Hashable {
         let excerpt = string.count > 40 ? String(string.prefix(39)) + "…" : string
         let quoted = excerpt.replacingOccurrences(of: "\n", with: "⏎")
         let list = fonts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.font.description < $1.key.font.description }
-            .map { use, count in "\(use.font) \(use.size.formatted()) pt × \(count)" }
+            .map { use, count in "\(use.font) \(use.size == use.size.rounded() ? String(Int(use.size)) : String(use.size)) pt × \(count)" }
         let total = fonts.values.reduce(0, +)
         return "text “\(quoted)”, \(total) glyph\(total == 1 ? "" : "s") from \(masks ? "cached masks" : "outlines"): " + list.joined(separator: ", ")
     }
