@@ -42,11 +42,14 @@ public final class FontFace: @unchecked Sendable, CustomStringConvertible {
         self.index = index
         unitsPerEm = upem
         faceCount = count
+        name = (path as NSString).lastPathComponent + (index == 0 ? "" : " #\(index)")
     }
 
     deinit { hb_face_destroy(face) }
 
-    public var description: String { (path as NSString).lastPathComponent + (index == 0 ? "" : " #\(index)") }
+    public var description: String { name }
+    /// The file's name (and the face's index in a collection), made once.
+    private let name: String
 }
 
 /// Something wrong with a font.

@@ -25,6 +25,7 @@ public final class FontInstance: @unchecked Sendable, Hashable, CustomStringConv
     init(face: FontFace, weight: Double?, metrics: (ascender: Double, descender: Double)? = nil) {
         self.face = face
         self.weight = weight
+        name = face.description + (weight.map { " wght \(Int($0))" } ?? "")
         let font = hb_font_create(face.face)!
         let upem = Int32(face.unitsPerEm)
         hb_font_set_scale(font, upem, upem)
@@ -54,7 +55,8 @@ public final class FontInstance: @unchecked Sendable, Hashable, CustomStringConv
 
     public static func == (a: FontInstance, b: FontInstance) -> Bool { a === b }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
-    public var description: String { face.description + (weight.map { " wght \(Int($0))" } ?? "") }
+    public var description: String { name }
+    private let name: String
 
     /// The glyph's outline in font units, y up (as the font stores it), cached.
     public func outline(of glyph: UInt32) -> Path {
