@@ -27,6 +27,11 @@ public enum FontLibrary {
         var path: String
         var index: Int
         var weight: Double?
+        /// The vertical metrics it was made with (nil: the font's own). The system font's
+        /// (SF Pro's) and the same file registered as a user font's (its own) are different
+        /// instances: found once in an order-dependent test run.
+        var ascender: Double?
+        var descender: Double?
     }
 
     private struct FallbackKey: Hashable {
@@ -51,7 +56,7 @@ public enum FontLibrary {
 
     /// The instance of `face` at `weight` (`wght` units; nil for a static font), made once.
     public static func instance(of face: FontFace, weight: Double?, metrics: (ascender: Double, descender: Double)? = nil) -> FontInstance {
-        let key = InstanceKey(path: face.path, index: face.index, weight: weight)
+        let key = InstanceKey(path: face.path, index: face.index, weight: weight, ascender: metrics?.ascender, descender: metrics?.descender)
         return instances.withLock { table in
             if let known = table[key] { return known }
             let made = FontInstance(face: face, weight: weight, metrics: metrics)
@@ -63,6 +68,17 @@ public enum FontLibrary {
     /// The first of `names` found in the font directories, as an instance (nil: none
     /// installed).
     static func installed(_ names: [String]) -> FontInstance? {
+        let key = names.joined(separator: "|")
+        if let known = installedFonts.withLock({ $0[key] }) { return known }
+        let found = search(names)
+        installedFonts.withLock { $0[key] = found }
+        return found
+    }
+
+    /// What `installed` found per list of names (a handful of lists: designs and the chain's).
+    private static let installedFonts = Locked<[String: FontInstance?]>([:])
+
+    private static func search(_ names: [String]) -> FontInstance? {
         for name in names {
             for directory in directories {
                 let path = directory + "/" + name

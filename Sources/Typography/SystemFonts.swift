@@ -25,10 +25,15 @@ public enum SystemFont {
         return FontLibrary.instance(of: try face(file), weight: weight, metrics: (ascender, descender))
     }
 
+    private static let found = Locked<[String: FontFace]>([:])
+
     private static func face(_ file: String) throws -> FontFace {
+        if let known = found.withLock({ $0[file] }) { return known }
         guard let path = directories.map({ $0 + "/" + file }).first(where: { FileManager.default.fileExists(atPath: $0) }) else {
             throw TypographyError.missingSystemFont(name: "Inter (\(file))", searched: directories, package: "fonts-inter-variable")
         }
-        return try FontLibrary.face(path: path)
+        let face = try FontLibrary.face(path: path)
+        found.withLock { $0[file] = face }
+        return face
     }
 }

@@ -59,3 +59,17 @@ import Testing
         }
     }
 }
+
+/// The system font and the same file registered as a user font are different instances: the
+/// system font keeps SF Pro's line metrics whichever is asked for first (a test order once
+/// gave the system font Inter's own metrics).
+@Suite struct FontInstanceIdentityTests {
+    @Test func systemAndUserInstancesOfOneFileDiffer() throws {
+        let registry = FontRegistry()
+        try registry.register(contentsOf: URL(fileURLWithPath: "/usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf"))
+        let user = try #require(registry.font(named: "Inter", weight: 555, italic: false))
+        let system = try SystemFont.instance(size: 17, weight: 555, italic: false)
+        #expect(user !== system)
+        #expect(system.ascender == SystemFont.ascender && user.ascender != SystemFont.ascender)
+    }
+}

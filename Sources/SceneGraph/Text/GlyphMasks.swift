@@ -28,8 +28,9 @@ public struct GlyphRun: Hashable, Sendable {
 struct GlyphKey: Hashable, Sendable {
     var font: FontInstance
     var glyph: UInt32
-    /// Pixels per em × 64, rounded.
-    var size: Int
+    /// Pixels per em, exactly (its bits): a mask's box is rounded out from the outline at this
+    /// size, so sizes a hair apart may need boxes a pixel apart and cannot share a mask.
+    var size: UInt64
     var binX: UInt8
     var binY: UInt8
 }
@@ -63,7 +64,7 @@ enum GlyphMasks {
         var px = Int(ix), py = Int(iy)
         if bx == 4 { bx = 0; px += 1 }
         if by == 4 { by = 0; py += 1 }
-        let key = GlyphKey(font: g.font, glyph: g.glyph, size: Int((g.pixelsPerEm * 64).rounded()), binX: UInt8(bx), binY: UInt8(by))
+        let key = GlyphKey(font: g.font, glyph: g.glyph, size: g.pixelsPerEm.bitPattern, binX: UInt8(bx), binY: UInt8(by))
         // The renderer's own memo first: no lock, no bookkeeping (the shared cache's LRU order
         // is refreshed when the memo misses).
         if let known = memo[key] { return (known.mask, px + known.dx, py + known.dy, true) }

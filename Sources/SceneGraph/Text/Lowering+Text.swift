@@ -32,11 +32,24 @@ extension Lowering {
         let useMasks = glyphMasks && upright && context.leafShadows.isEmpty && GlyphMasks.canUseMasks(text.string)
             && text.layout.lines.allSatisfy { $0.glyphs.allSatisfy { $0.size * place.a <= GlyphMasks.maximumPixelsPerEm } }
         var colorGlyphs: [PlacedGlyph] = []
-        let missing = text.layout.lines.reduce(0) { $0 + $1.glyphs.filter { $0.glyph == 0 }.count }
+        var missing = 0
+        for line in text.layout.lines { for g in line.glyphs where g.glyph == 0 { missing += 1 } }
         if missing > 0 {
             notes.warn("text “\(text.string.prefix(40))” has \(missing) character\(missing == 1 ? "" : "s") that no installed font draws: "
                        + "drawn as missing-glyph boxes (install a font for the script, or register one with --fonts)")
         }
+        if useMasks {
+            let count = text.layout.glyphCount
+            for k in groups.indices { groups[k].glyphs.reserveCapacity(count) }
+        }
+        // Fonts counted run by run (consecutive glyphs mostly share one), for `explain`.
+        var counting: (group: Int, use: FontUse, count: Int)?
+        func flush() {
+            if let c = counting { groups[c.group].fonts[c.use, default: 0] += c.count }
+            counting = nil
+        }
+        // With masks the device transform is a uniform scale `s` and a translation.
+        let s = place.a
         for line in text.layout.lines {
             for g in line.glyphs {
                 if g.font.hasColorBitmaps {
@@ -45,24 +58,31 @@ extension Lowering {
                 }
                 guard g.style < groupOfRun.count else { continue }
                 let group = groupOfRun[g.style]
-                groups[group].fonts[FontUse(font: g.font, size: g.size), default: 0] += 1
+                if let c = counting, c.group == group, c.use.font === g.font, c.use.size == g.size {
+                    counting!.count += 1
+                } else {
+                    flush()
+                    counting = (group, FontUse(font: g.font, size: g.size), 1)
+                }
                 // Font units, y up → points in the Text's frame, y down → device.
                 let scale = g.size / Double(g.font.unitsPerEm)
-                let toDevice = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: g.x, ty: g.baseline).concatenating(place)
                 if useMasks {
                     let box = g.inkBounds
                     guard !box.isNull, box.width > 0 || box.height > 0 else { continue }
-                    let origin = CGPoint(x: g.x, y: g.baseline).applying(place)
-                    groups[group].glyphs.append(GlyphRun.Glyph(font: g.font, glyph: g.glyph, pixelsPerEm: g.size * place.a, x: origin.x, y: origin.y,
-                                                               inkBounds: box))
-                    groups[group].box = groups[group].box.union(box.applying(toDevice))
+                    let x = g.x * s + place.tx, y = g.baseline * s + place.ty
+                    let k = scale * s
+                    groups[group].glyphs.append(GlyphRun.Glyph(font: g.font, glyph: g.glyph, pixelsPerEm: g.size * s, x: x, y: y, inkBounds: box))
+                    let device = CGRect(x: x + box.minX * k, y: y - box.maxY * k, width: box.width * k, height: box.height * k)
+                    groups[group].box = groups[group].box.union(device)
                 } else {
+                    let toDevice = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: g.x, ty: g.baseline).concatenating(place)
                     let outline = g.font.outline(of: g.glyph)
                     guard !outline.isEmpty else { continue }
                     groups[group].path.addPath(outline.flattened(transform: toDevice, tolerance: glyphFlatteningTolerance))
                 }
             }
         }
+        flush()
         for (style, outlines, glyphs, fonts, box) in groups {
             // Masks: the path is the box around the glyphs' inks (bounds for planning, never
             // filled).
