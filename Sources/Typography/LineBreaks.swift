@@ -15,18 +15,24 @@ public func lineBreakOpportunities(_ text: String) -> [(offset: Int, hard: Bool)
     }
     // ICU failing (it does not for valid UTF-16): one unbreakable line.
     guard count > 0, Int(count) <= out.count else { return [(text.utf8.count, false)] }
-    return units.withUnsafeBufferPointer { u in
-        (0..<Int(count)).map { k in
-            let offset16 = Int(out[k])
-            let hard = ctext_line_break_is_hard(u.baseAddress, Int32(u.count), out[k]) != 0
-            return (utf8Offset(text, utf16: offset16), hard)
+    // Break offsets increase: one walk over the scalars turns them into UTF-8 offsets.
+    var result: [(offset: Int, hard: Bool)] = []
+    result.reserveCapacity(Int(count))
+    var k = 0, u16 = 0, u8 = 0
+    units.withUnsafeBufferPointer { u in
+        func emit(_ at16: Int) {
+            while k < Int(count), Int(out[k]) <= at16 {
+                let hard = ctext_line_break_is_hard(u.baseAddress, Int32(u.count), out[k]) != 0
+                result.append((u8, hard))
+                k += 1
+            }
         }
+        for scalar in text.unicodeScalars {
+            emit(u16)
+            u16 += scalar.utf16.count
+            u8 += UTF8.width(scalar)
+        }
+        emit(Int.max)
     }
-}
-
-/// The UTF-8 offset of the UTF-16 offset `utf16` in `text` (break offsets fall between
-/// scalars).
-func utf8Offset(_ text: String, utf16: Int) -> Int {
-    let index = text.utf16.index(text.utf16.startIndex, offsetBy: utf16, limitedBy: text.utf16.endIndex) ?? text.utf16.endIndex
-    return text.utf8.distance(from: text.utf8.startIndex, to: index.samePosition(in: text.utf8) ?? text.utf8.endIndex)
+    return result
 }

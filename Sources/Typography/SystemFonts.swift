@@ -21,9 +21,25 @@ public enum SystemFont {
     /// - Throws: `TypographyError.missingSystemFont` when Inter is not installed.
     public static func instance(size: Double, weight: Double, italic: Bool) throws -> FontInstance {
         let display = size >= displaySize
+        let key = Key(display: display, italic: italic, weight: weight)
+        // Asked for by every Text in every frame: a small table of its own.
+        if let known = instances.withLock({ $0[key] }) { return known }
         let file = (display ? "InterDisplay" : "Inter") + (italic ? "-italic" : "-roman") + ".var.ttf"
-        return FontLibrary.instance(of: try face(file), weight: weight, metrics: (ascender, descender))
+        let made = FontLibrary.instance(of: try face(file), weight: weight, metrics: (ascender, descender))
+        instances.withLock { table in
+            if table.count >= 1_024 { table.removeAll(keepingCapacity: true) }
+            table[key] = made
+        }
+        return made
     }
+
+    private struct Key: Hashable {
+        var display: Bool
+        var italic: Bool
+        var weight: Double
+    }
+
+    private static let instances = Locked<[Key: FontInstance]>([:])
 
     private static let found = Locked<[String: FontFace]>([:])
 

@@ -120,6 +120,11 @@ private struct Atom {
     var invisible: Bool
 }
 
+private struct GlyphID: Hashable {
+    var font: ObjectIdentifier
+    var glyph: UInt32
+}
+
 /// Which UTF-8 offsets of a text have a property (a space, a grapheme's start): a flag per
 /// offset, cheaper than hashing each.
 struct OffsetFlags: Sendable {
@@ -254,6 +259,15 @@ private final class ShapedText: Sendable {
     init(_ runs: [TextRun]) {
     let full = runs.map(\.text).joined()
     let (levels, paragraphLevels) = bidiLevels(full)
+    // Each distinct glyph's ink bounds looked up once (a page has a few dozen distinct glyphs).
+    var known: [GlyphID: CGRect] = [:]
+    func bounds(_ font: FontInstance, _ glyph: UInt32) -> CGRect {
+        let id = GlyphID(font: ObjectIdentifier(font), glyph: glyph)
+        if let b = known[id] { return b }
+        let b = font.outlineBounds(of: glyph)
+        known[id] = b
+        return b
+    }
     var atoms: [Atom] = []
     var start = 0
     for (r, run) in runs.enumerated() {
@@ -265,7 +279,7 @@ private final class ShapedText: Sendable {
                 let lastOfCluster = k + 1 == glyphs.count || glyphs[k + 1].cluster != g.cluster
                 atoms.append(Atom(glyph: g.glyph, cluster: start + g.cluster, advance: g.advance * scale + (lastOfCluster ? run.tracking : 0),
                                   offsetX: g.offsetX * scale, offsetY: g.offsetY * scale, run: r, font: item.font,
-                                  inkBounds: item.font.outlineBounds(of: g.glyph), level: item.level, invisible: false))
+                                  inkBounds: bounds(item.font, g.glyph), level: item.level, invisible: false))
             }
         }
         start += run.text.utf8.count
