@@ -56,8 +56,10 @@ extension Renderer {
         try recorder.time("rasterization") {
             for g in run.glyphs {
                 let x = g.x - Double(origin.x), y = g.y - Double(origin.y)
-                // Glyphs wholly outside the surface are skipped before any mask is made.
+                // Glyphs wholly outside the surface (or nowhere: not finite) are skipped before
+                // any mask is made.
                 let reach = g.pixelsPerEm * 2
+                guard x.isFinite, y.isFinite else { continue }
                 if x + reach < Double(visible.x) || x - reach > Double(visible.maxX) || y + reach < Double(visible.y) || y - reach > Double(visible.maxY) {
                     continue
                 }

@@ -104,8 +104,10 @@ extension Lowering {
             guard let box = ColorGlyphs.box(g.font, g.glyph) else { continue }
             let frame = CGRect(x: rect.minX + g.x + box.x * scale, y: rect.minY + g.baseline - box.y * scale,
                                width: box.width * scale, height: box.height * scale)
-            guard let content = ColorGlyphs.image(g.font, g.glyph, width: Int((frame.width * deviceScale).rounded(.up)),
-                                                  height: Int((frame.height * deviceScale).rounded(.up))) else { continue }
+            let w = (frame.width * deviceScale).rounded(.up), h = (frame.height * deviceScale).rounded(.up)
+            // Bitmaps are reduced, never enlarged beyond 4096 px; past that (or not finite) nothing is drawn.
+            guard w.isFinite, h.isFinite, w >= 1, h >= 1, w <= 4096, h <= 4096,
+                  let content = ColorGlyphs.image(g.font, g.glyph, width: Int(w), height: Int(h)) else { continue }
             lowerPixels(content, filter: .bilinear, in: frame, context, into: &items)
         }
     }
@@ -166,7 +168,7 @@ struct FontUse: Hashable {
         let excerpt = string.count > 40 ? String(string.prefix(39)) + "…" : string
         let quoted = excerpt.replacingOccurrences(of: "\n", with: "⏎")
         let list = fonts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.font.description < $1.key.font.description }
-            .map { use, count in "\(use.font) \(use.size == use.size.rounded() ? String(Int(use.size)) : String(use.size)) pt × \(count)" }
+            .map { use, count in "\(use.font) \(use.size == use.size.rounded() && abs(use.size) < 1e15 ? String(Int(use.size)) : String(use.size)) pt × \(count)" }
         let total = fonts.values.reduce(0, +)
         return "text “\(quoted)”, \(total) glyph\(total == 1 ? "" : "s") from \(masks ? "cached masks" : "outlines"): " + list.joined(separator: ", ")
     }
