@@ -81,4 +81,12 @@ import Testing
         let centre = surface.pixel(x: 20, y: 20)
         #expect(centre.r == 255 && centre.g == 59 && centre.b == 48)
     }
+
+    /// Absurd font sizes give symbols absurd frames, which render or fail with an error, never
+    /// trap.
+    @Test func absurdSizesDoNotTrap() {
+        for size in [1e300, 1e-300, 5000] {
+            _ = try? Renderer().render(Label("x", systemImage: "star").font(.system(size: size)), size: CGSize(width: 40, height: 40))
+        }
+    }
 }
