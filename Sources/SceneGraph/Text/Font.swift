@@ -130,7 +130,9 @@ public struct Font: Hashable, Sendable {
             if let serif = FontLibrary.serif(weight: weight, italic: isItalic) { return (serif, features) }
         case .monospaced:
             if let mono = FontLibrary.monospaced(weight: weight, italic: isItalic) { return (mono, features) }
-        case .default, .rounded:
+        case .rounded:
+            FontWarnings.once("warning: no font for the rounded design (SF Pro Rounded) is installed; drawing the default design instead")
+        case .default:
             break
         }
         return (try SystemFont.instance(size: Double(pointSize), weight: weight, italic: isItalic), features)
@@ -142,7 +144,12 @@ enum FontWarnings {
     private static let warned = Locked<Set<String>>([])
 
     static func unknown(_ name: String) {
-        guard warned.withLock({ $0.insert(name).inserted }) else { return }
-        FileHandle.standardError.write(Data("warning: no font named '\(name)' is registered or installed; drawing the system font instead\n".utf8))
+        once("warning: no font named '\(name)' is registered or installed; drawing the system font instead")
+    }
+
+    /// Writes `message` on standard error the first time it is asked for.
+    static func once(_ message: String) {
+        guard warned.withLock({ $0.insert(message).inserted }) else { return }
+        FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 }
