@@ -123,7 +123,8 @@ struct Lowering {
             if let matrix = context.colorMatrix { fill = fill.mapColors(matrix.apply(to:)) }
             fill = fill.transformed(by: place).opacity(context.opacity)
             let toDevice = CGAffineTransform(scaleX: local.width, y: local.height).concatenating(place)
-            items.append(.leaf(.init(path: symbol.path.flattened(transform: toDevice, tolerance: glyphFlatteningTolerance), fill: fill,
+            let side = max(local.width, local.height) * sqrt(abs(place.a * place.d - place.b * place.c))
+            items.append(.leaf(.init(path: glyphOutline(symbol.path, toDevice, pixelsPerEm: side), fill: fill,
                                      fillRule: .nonZero, blendMode: context.blendMode ?? .normal,
                                      clips: context.clips, shadows: context.leafShadows)))
         case .placedText(let text):

@@ -78,7 +78,7 @@ extension Lowering {
                     let toDevice = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: g.x, ty: g.baseline).concatenating(place)
                     let outline = g.font.outline(of: g.glyph)
                     guard !outline.isEmpty else { continue }
-                    groups[group].path.addPath(outline.flattened(transform: toDevice, tolerance: glyphFlatteningTolerance))
+                    groups[group].path.addPath(glyphOutline(outline, toDevice, pixelsPerEm: g.size * sqrt(abs(place.a * place.d - place.b * place.c))))
                 }
             }
         }
@@ -111,6 +111,16 @@ extension Lowering {
             lowerPixels(content, filter: .bilinear, in: frame, context, into: &items)
         }
     }
+}
+
+/// A glyph's (or symbol's) outline in device space: flattened at `glyphFlatteningTolerance`
+/// up to `GlyphMasks.maximumPixelsPerEm` (a bounded number of segments), its curves kept
+/// beyond, for the rasterizer to flatten at its own 0.1 px within its segment limit (a glyph a
+/// million pixels tall would otherwise be cut into billions of segments here, unchecked).
+func glyphOutline(_ outline: Path, _ toDevice: CGAffineTransform, pixelsPerEm: Double) -> Path {
+    pixelsPerEm.isFinite && pixelsPerEm <= GlyphMasks.maximumPixelsPerEm
+        ? outline.flattened(transform: toDevice, tolerance: glyphFlatteningTolerance)
+        : outline.applying(toDevice)
 }
 
 /// Colour glyph bitmaps, decoded once per glyph and reduced once per device size.
