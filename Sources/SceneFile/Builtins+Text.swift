@@ -24,21 +24,11 @@ extension Builtins {
             Builtin("Text", "_ content: string") { b, e in try text(try b.required(b.string("content"), "content"), b, e) },
             Builtin("Text", "verbatim content: string") { b, e in try text(try b.required(b.string("content"), "content"), b, e) },
             Builtin("Image", "systemName: string") { b, e in
-                let name = try b.required(b.string("systemName"), "systemName")
-                guard SymbolSet.contains(name) else {
-                    e.error(b.location("systemName"), "no symbol named '\(name)'",
-                            hint: SymbolSet.suggestion(for: name).map { "did you mean '\($0)'?" } ?? "the symbols are listed in docs/text.md")
-                    return .invalid
-                }
+                guard let name = try symbol(b, e, "systemName") else { return .invalid }
                 return .image(Image(systemName: name))
             },
             Builtin("Label", "_ title: string, systemImage: string") { b, e in
-                let name = try b.required(b.string("systemImage"), "systemImage")
-                guard SymbolSet.contains(name) else {
-                    e.error(b.location("systemImage"), "no symbol named '\(name)'",
-                            hint: SymbolSet.suggestion(for: name).map { "did you mean '\($0)'?" } ?? "the symbols are listed in docs/text.md")
-                    return .invalid
-                }
+                guard let name = try symbol(b, e, "systemImage") else { return .invalid }
                 guard case .text = try text(try b.required(b.string("title"), "title"), b, e, at: "title") else { return .invalid }
                 return .view(AnyView(Label(try b.required(b.string("title"), "title"), systemImage: name)))
             },
@@ -62,6 +52,18 @@ extension Builtins {
     /// The most characters one `Text` may hold: a page of text is a few thousand; a string of
     /// millions would only take time and memory to lay out.
     static let maximumTextCharacters = 100_000
+
+    /// The symbol name argument `parameter`; nil, with a located error naming the nearest
+    /// known name, when there is no such symbol.
+    private static func symbol(_ b: Bound, _ e: Evaluator, _ parameter: String) throws -> String? {
+        let name = try b.required(b.string(parameter), parameter)
+        guard SymbolSet.contains(name) else {
+            e.error(b.location(parameter), "no symbol named '\(name)'",
+                    hint: SymbolSet.suggestion(for: name).map { "did you mean '\($0)'?" } ?? "the symbols are listed in docs/text.md")
+            return nil
+        }
+        return name
+    }
 
     private static func text(_ string: String, _ b: Bound, _ e: Evaluator, at parameter: String = "content") throws -> Value {
         guard string.unicodeScalars.count <= maximumTextCharacters else {
