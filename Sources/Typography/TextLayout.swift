@@ -127,7 +127,7 @@ private struct GlyphID: Hashable {
 
 /// Which UTF-8 offsets of a text have a property (a space, a grapheme's start): a flag per
 /// offset, cheaper than hashing each.
-struct OffsetFlags: Sendable {
+struct OffsetFlags: Sendable, Equatable {
     private var flags: [Bool]
     init(_ count: Int) { flags = [Bool](repeating: false, count: count + 1) }
     func contains(_ offset: Int) -> Bool { offset >= 0 && offset < flags.count && flags[offset] }
@@ -258,7 +258,13 @@ private final class ShapedText: Sendable {
 
     init(_ runs: [TextRun]) {
     let full = runs.map(\.text).joined()
-    let (levels, paragraphLevels) = bidiLevels(full)
+    // Plain ASCII (most UI text) has no right-to-left character, so every level is 0 (UAX #9:
+    // digits after the left-to-right start of the paragraph resolve to L), and its characters
+    // are classified from their bytes.
+    let ascii = full.utf8.allSatisfy { $0 < 0x80 }
+    let (levels, paragraphLevels) = ascii
+        ? ([UInt8](repeating: 0, count: full.utf8.count + 1), [UInt8](repeating: 0, count: full.utf8.count + 1))
+        : bidiLevels(full)
     // Each distinct glyph's ink bounds looked up once (a page has a few dozen distinct glyphs).
     var known: [GlyphID: CGRect] = [:]
     func bounds(_ font: FontInstance, _ glyph: UInt32) -> CGRect {
@@ -269,6 +275,7 @@ private final class ShapedText: Sendable {
         return b
     }
     var atoms: [Atom] = []
+    atoms.reserveCapacity(full.utf8.count)
     var start = 0
     for (r, run) in runs.enumerated() {
         for item in items(of: run, levels: levels, at: start) {
@@ -284,19 +291,7 @@ private final class ShapedText: Sendable {
         }
         start += run.text.utf8.count
     }
-    // What each character is, by UTF-8 offset.
-    var isSpace = OffsetFlags(full.utf8.count), isControl = OffsetFlags(full.utf8.count), graphemeStarts = OffsetFlags(full.utf8.count)
-    var offset = 0
-    for character in full {
-        graphemeStarts.insert(offset)
-        for scalar in character.unicodeScalars {
-            if scalar.properties.isWhitespace { isSpace.insert(offset) }
-            if scalar.properties.generalCategory == .control || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                isControl.insert(offset)
-            }
-            offset += UTF8.width(scalar)
-        }
-    }
+    let (isSpace, isControl, graphemeStarts) = characterFlags(full, ascii: ascii)
     for i in atoms.indices where isControl.contains(atoms[i].cluster) {
         atoms[i].invisible = true
         atoms[i].advance = 0
@@ -308,6 +303,39 @@ private final class ShapedText: Sendable {
     self.breaks = lineBreakOpportunities(full)
     self.paragraphLevels = paragraphLevels
     }
+}
+
+/// What each character of `text` is, by UTF-8 offset: whitespace, a control (takes no room,
+/// draws nothing), the start of a grapheme. `ascii` (the text is plain ASCII) reads them from
+/// the bytes, which `ShapingTests` checks against the general path.
+func characterFlags(_ text: String, ascii: Bool) -> (isSpace: OffsetFlags, isControl: OffsetFlags, graphemeStarts: OffsetFlags) {
+    let count = text.utf8.count
+    var isSpace = OffsetFlags(count), isControl = OffsetFlags(count), graphemeStarts = OffsetFlags(count)
+    var offset = 0
+    if ascii {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            // Every byte starts a grapheme but the LF of a CR LF; whitespace as Unicode says
+            // of ASCII (tab, LF, VT, FF, CR, space); controls below space and DEL.
+            if !(byte == 0x0A && previous == 0x0D) { graphemeStarts.insert(offset) }
+            if byte == 0x20 || (0x09...0x0D).contains(byte) { isSpace.insert(offset) }
+            if byte < 0x20 || byte == 0x7F { isControl.insert(offset) }
+            previous = byte
+            offset += 1
+        }
+        return (isSpace, isControl, graphemeStarts)
+    }
+    for character in text {
+        graphemeStarts.insert(offset)
+        for scalar in character.unicodeScalars {
+            if scalar.properties.isWhitespace { isSpace.insert(offset) }
+            if scalar.properties.generalCategory == .control || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                isControl.insert(offset)
+            }
+            offset += UTF8.width(scalar)
+        }
+    }
+    return (isSpace, isControl, graphemeStarts)
 }
 
 /// `shaped` broken into lines for `width` and `height` (see `layOut`).

@@ -56,4 +56,28 @@ import Testing
         #expect(b.minY < 0.02 * Double(body.unitsPerEm) && b.maxY > 0.5 * Double(body.unitsPerEm))
         #expect(body.outline(of: body.shape(" ")[0].glyph).isEmpty)
     }
+
+    /// Plain ASCII is classified from its bytes: the same whitespace, controls and grapheme
+    /// starts as Unicode's properties and Swift's grapheme breaking give, on every ASCII byte
+    /// and on CR LF pairs, tabs, DEL and runs of spaces.
+    @Test func asciiCharacterFlagsEqualUnicodes() {
+        var texts = ["", "a", "Hello, world.", "one\r\ntwo\rthree\nfour", "\t\u{0B}\u{0C} \u{7F}x", "\r\n\r\n\n\r"]
+        texts.append(String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self))
+        var state: UInt64 = 17
+        for _ in 0..<50 {
+            var bytes: [UInt8] = []
+            for _ in 0..<40 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                // Mostly the interesting bytes: CR, LF, tab, space, DEL, and letters.
+                let pick = [0x0D, 0x0A, 0x09, 0x20, 0x7F, 0x41, 0x00, 0x1F][Int(state >> 61)]
+                bytes.append(UInt8(pick))
+            }
+            texts.append(String(decoding: bytes, as: UTF8.self))
+        }
+        for text in texts {
+            let fast = characterFlags(text, ascii: true), general = characterFlags(text, ascii: false)
+            #expect(fast.isSpace == general.isSpace && fast.isControl == general.isControl
+                    && fast.graphemeStarts == general.graphemeStarts, "\(Array(text.utf8))")
+        }
+    }
 }

@@ -59,6 +59,30 @@ private func labels() -> AnyView {
     }.frame(width: 1920, height: 1080))
 }
 
+/// Shapes and lays out the page's text `runs` times, each time a text not seen before (for a
+/// profiler: `--profile text-shaping`); the median ms.
+func profileShaping(runs: Int) throws -> Double {
+    let font = try SystemFont.instance(size: 17, weight: 400, italic: false)
+    let text = String(repeating: paragraph, count: 24)
+    var t: [Double] = []
+    for k in 0..<runs {
+        let unique = text + String(k)
+        let t0 = now()
+        _ = layOut([TextRun(text: unique, font: font, size: 17)], width: 1880)
+        t.append(ms(now() - t0))
+    }
+    return median(t)
+}
+
+/// The text scenes by their `--profile` names.
+func textProfileView(_ name: String) -> AnyView? {
+    switch name {
+    case "text-page": page().0
+    case "text-labels": labels()
+    default: nil
+    }
+}
+
 /// cairo drawing a display list's glyph runs (black on white), its fonts loaded once.
 private final class CairoText {
     let surface: OpaquePointer

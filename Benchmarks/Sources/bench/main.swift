@@ -44,7 +44,7 @@ while !args.isEmpty {
         options.profile = args.removeFirst()
         if let n = args.first.flatMap(Int.init) { options.runs = n; args.removeFirst() }
     case "-h", "--help":
-        print("usage: bench [--quick] [--runs N] [--scenes NAME,NAME] [--json PATH] [--dump DIR] [--profile SCENE [FRAMES]] [--reference S5]")
+        print("usage: bench [--quick] [--runs N] [--scenes NAME,NAME] [--json PATH] [--dump DIR] [--profile SCENE|text-page|text-labels|text-shaping [FRAMES]] [--reference S5]")
         exit(0)
     default:
         FileHandle.standardError.write(Data("bench: unknown argument '\(a)'\n".utf8))
@@ -117,6 +117,28 @@ let allScenes: [() -> ReferenceScene] = [
     { .s4(fillRule: .nonZero) }, { .s4(fillRule: .evenOdd) },
     { .s5() }, { .s6() }, { .s7() },
 ]
+
+if options.profile == "text-shaping" {
+    print(String(format: "text-shaping: median %.3f ms over %d texts", try profileShaping(runs: options.runs), options.runs))
+    exit(0)
+}
+
+if let name = options.profile, let view = textProfileView(name) {
+    // The text scenes, warm (glyph masks cached after the first frame): --profile text-page
+    let renderer = Renderer()
+    let surface = try Surface(width: 1920, height: 1080)
+    try renderer.render(view, into: surface)
+    var times: [Double] = []
+    for _ in 0..<options.runs {
+        let t0 = now()
+        try renderer.render(view, into: surface)
+        times.append(ms(now() - t0))
+    }
+    print(String(format: "%@: median %.3f ms over %d warm frames", name, median(times), options.runs))
+    print("last frame's phases (ms):", renderer.lastStats.phasesMs.sorted { $0.key < $1.key }
+        .map { "\($0.key) \(String(format: "%.3f", $0.value))" }.joined(separator: ", "))
+    exit(0)
+}
 
 if let name = options.profile {
     guard let scene = allScenes.map({ $0() }).first(where: { $0.name == name }) else {

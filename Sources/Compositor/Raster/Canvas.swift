@@ -96,7 +96,25 @@ public final class Canvas {
         }
         guard minX < maxX, minY < maxY else { return }
         let rect = PixelRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY).intersection(clip.intersection(surface.bounds))
-        guard !rect.isEmpty, opacity > 0, let source = paint.pixmanSource(transform: paintTransform, format: surface.format) else { return }
+        guard !rect.isEmpty, opacity > 0 else { return }
+        if clipMask == nil, blendMode == .normal, surface.format == .argb32, case .color(let color) = paint {
+            // The commonest case by the engine's own kernel: the same pixels, without the
+            // text-sized A8 image (see `MaskKernels`).
+            let c = pixmanColor(premultiplied: color, for: surface.format)
+            let source = UInt32(c.alpha >> 8) << 24 | UInt32(c.red >> 8) << 16 | UInt32(c.green >> 8) << 8 | UInt32(c.blue >> 8)
+            // pixman's 8-bit alpha of the opacity's 16-bit solid colour (its top byte).
+            let alpha8 = opacity < 1 ? UInt32(UInt16(max(0, min(1, opacity)) * 65535 + 0.5) >> 8) : 255
+            MaskKernels.fillSolidOver(masks: masks, source: source, alpha8: alpha8, rect: rect, destination: surface)
+            return
+        }
+        try fillWithPixman(masks: masks, rect: rect, paint: paint, paintTransform: paintTransform, opacity: opacity,
+                           blendMode: blendMode, clipMask: clipMask)
+    }
+
+    /// `fill(masks:…)` by pixman alone, within `rect` (the masks' box inside the clip).
+    func fillWithPixman(masks: [(mask: Surface, x: Int, y: Int)], rect: PixelRect, paint: Paint, paintTransform: CGAffineTransform,
+                        opacity: Double, blendMode: BlendMode, clipMask: CoverageMask?) throws {
+        guard let source = paint.pixmanSource(transform: paintTransform, format: surface.format) else { return }
         let run = try Surface(width: rect.width, height: rect.height, format: .a8)
         for m in masks {
             pixman_image_composite32(PIXMAN_OP_ADD, m.mask.image, nil, run.image, 0, 0, 0, 0,

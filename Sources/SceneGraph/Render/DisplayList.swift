@@ -81,12 +81,23 @@ public enum DisplayItem: Hashable, Sendable {
         /// for text drawn from its outlines (see `GlyphRun`).
         public var glyphs: GlyphRun?
         /// For text: what it says and what draws it (fonts, sizes, glyphs), for `explain`.
-        public var text: String?
+        public var text: String? {
+            get { textSummary?.description }
+            set { textSummary = newValue.map { .literal($0) } }
+        }
+        /// What `text` says, kept as its parts: a render never formats it (only `explain` does).
+        var textSummary: TextSummary?
 
         public init(path: Path, fill: ShapeFill, fillRule: FillRule = .nonZero, blendMode: BlendMode = .normal,
                     clips: [ClipPath] = [], shadows: [DropShadow] = [], glyphs: GlyphRun? = nil, text: String? = nil) {
+            self.init(path: path, fill: fill, fillRule: fillRule, blendMode: blendMode, clips: clips, shadows: shadows, glyphs: glyphs,
+                      textSummary: text.map { .literal($0) })
+        }
+
+        init(path: Path, fill: ShapeFill, fillRule: FillRule, blendMode: BlendMode, clips: [ClipPath], shadows: [DropShadow],
+             glyphs: GlyphRun?, textSummary: TextSummary?) {
             self.glyphs = glyphs
-            self.text = text
+            self.textSummary = textSummary
             self.path = path
             self.fill = fill
             self.fillRule = fillRule

@@ -93,7 +93,7 @@ extension Lowering {
             fill = fill.transformed(by: place).opacity(context.opacity)
             items.append(.leaf(.init(path: path, fill: fill, fillRule: .nonZero, blendMode: context.blendMode ?? .normal,
                                      clips: context.clips, shadows: context.leafShadows, glyphs: useMasks ? GlyphRun(glyphs: glyphs) : nil,
-                                     text: FontUse.summary(text.string, fonts, masks: useMasks))))
+                                     textSummary: .text(text.string, fonts, masks: useMasks))))
         }
         // Colour glyphs (emoji) keep their own colours: image leaves after the outlines, with the
         // same opacity, blend mode, clips and shadows. Their bitmaps (109 ppem in Noto Color
@@ -167,8 +167,31 @@ enum ColorGlyphs {
     }
 }
 
+/// What a text leaf says and what draws it, formatted only when read (`explain`): a render
+/// makes one per Text and never reads it.
+enum TextSummary: Hashable, Sendable, CustomStringConvertible {
+    case literal(String)
+    case text(String, [FontUse: Int], masks: Bool)
+
+    var description: String {
+        switch self {
+        case .literal(let s): s
+        case let .text(string, fonts, masks): FontUse.summary(string, fonts, masks: masks)
+        }
+    }
+
+    // Equal when they read the same, whichever way they were made (compared in parts when
+    // both have them, so comparing never formats them); hashed by nothing of their own, as
+    // the two ways to say the same thing must hash alike (a leaf hashes its path and paint).
+    static func == (a: TextSummary, b: TextSummary) -> Bool {
+        if case let .text(s1, f1, m1) = a, case let .text(s2, f2, m2) = b { return s1 == s2 && f1 == f2 && m1 == m2 }
+        return a.description == b.description
+    }
+    func hash(into hasher: inout Hasher) {}
+}
+
 /// A font at a size, as `explain` lists the fonts of a text leaf.
-struct FontUse: Hashable {
+struct FontUse: Hashable, Sendable {
     var font: FontInstance
     var size: Double
 
