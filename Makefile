@@ -5,8 +5,8 @@
 SWIFT ?= swift
 # Text: HarfBuzz shapes, ICU breaks lines and orders bidi text, Inter (variable) stands in for SF
 # Pro; Noto (per script, colour emoji), Droid Sans Fallback (CJK) and DejaVu are the fallback
-# chain, Noto Serif and JetBrains Mono the serif and monospaced designs.
-PACKAGES := libpixman-1-dev libpng-dev pkg-config libharfbuzz-dev libicu-dev fonts-inter-variable \
+# chain, fontconfig its last resort, Noto Serif and JetBrains Mono the serif and monospaced designs.
+PACKAGES := libpixman-1-dev libpng-dev pkg-config libharfbuzz-dev libicu-dev libfontconfig-dev fonts-inter-variable \
             fonts-noto-core fonts-noto-color-emoji fonts-droid-fallback fonts-dejavu-core fonts-jetbrains-mono
 BENCH_PACKAGES := $(PACKAGES) libcairo2-dev libfreetype-dev
 

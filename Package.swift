@@ -38,6 +38,12 @@ let package = Package(
             linkerSettings: [.linkedLibrary("icuuc")]
         ),
 
+        // fontconfig, the last fallback for characters the bundled chain cannot draw.
+        .target(
+            name: "CFontconfig",
+            linkerSettings: [.linkedLibrary("fontconfig")]
+        ),
+
         // libpng's full API, whose longjmp error handling must stay inside C.
         .target(
             name: "CPNGDecode",
@@ -55,7 +61,7 @@ let package = Package(
 
         .target(
             name: "Typography",
-            dependencies: ["Compositor", "CHarfBuzz", "CTextICU"]
+            dependencies: ["Compositor", "CHarfBuzz", "CTextICU", "CFontconfig"]
         ),
 
         // MARK: - Views and shapes (SwiftUI's API)

@@ -1,3 +1,4 @@
+import CFontconfig
 import Compositor
 import CTextICU
 import Foundation
@@ -10,8 +11,10 @@ import Foundation
 /// every scalar of the grapheme): an emoji grapheme tries Noto Color Emoji first; then
 /// Noto Sans in the grapheme's script (`NotoSansArabic`, `NotoSansDevanagari` …, bold when the
 /// text is), Noto Sans, Droid Sans Fallback for Chinese, Japanese and Korean (Noto Sans CJK
-/// when installed), Noto Color Emoji, DejaVu Sans. A character none of them has is drawn
-/// with the primary font's missing-glyph box, as SwiftUI draws it.
+/// when installed), Noto Color Emoji, DejaVu Sans, Noto Sans Symbols and Math; last, the font
+/// fontconfig picks among every installed font (`isFromFontconfig` says so, and `explain`
+/// warns: such a font depends on the machine). A character none of them has is drawn with
+/// the primary font's missing-glyph box, as SwiftUI draws it.
 public enum FontLibrary {
     /// Where Debian puts its font packages' files.
     public static let directories = [
@@ -141,12 +144,37 @@ public enum FontLibrary {
                 break
             }
         }
+        if found == nil { found = fontconfigMatch(scalars.map(\.value), character, bold: bold, italic: italic) }
         fallbacks.withLock { table in
             // Bounded: a long-running process meeting ever new graphemes starts over.
             if table.count >= 16_384 { table.removeAll(keepingCapacity: true) }
             table[key] = found
         }
         return found
+    }
+
+    /// Whether fontconfig picked `font` (the last resort of the fallback chain): what draws with
+    /// it depends on the fonts a machine happens to have.
+    public static func isFromFontconfig(_ font: FontInstance) -> Bool {
+        fontconfigFaces.withLock { $0.contains(ObjectIdentifier(font.face)) }
+    }
+
+    private static let fontconfigFaces = Locked<Set<ObjectIdentifier>>([])
+
+    /// The installed font fontconfig prefers for `scalars`, when it really draws `character`.
+    private static func fontconfigMatch(_ scalars: [UInt32], _ character: Character, bold: Bool, italic: Bool) -> FontInstance? {
+        var path = [CChar](repeating: 0, count: 4096)
+        var index: Int32 = 0
+        let status = scalars.withUnsafeBufferPointer {
+            cfontconfig_match($0.baseAddress, Int32($0.count), bold ? 1 : 0, italic ? 1 : 0, &path, Int32(path.count), &index)
+        }
+        guard status == 0 else { return nil }
+        let file = String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let face = try? face(path: file, index: Int(index)) else { return nil }
+        let font = instance(of: face, weight: nil)
+        guard font.covers(character) else { return nil }
+        fontconfigFaces.withLock { _ = $0.insert(ObjectIdentifier(face)) }
+        return font
     }
 
     /// Whether `character` is shown as an emoji: an emoji-presentation scalar, or any emoji

@@ -446,6 +446,8 @@ private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Doub
                          room: maxWidth - ellipsisWidth, mode: paragraph.truncation)
         }
         let baseline = top + m.ascent
+        let first = lines[k].lowerBound < atoms.count ? atoms[lines[k].lowerBound].cluster : 0
+        let rightToLeft = paragraphLevels[min(first, paragraphLevels.count - 1)] % 2 == 1
         if chosen.contains(where: { atoms[$0].level % 2 == 1 }) {
             // Right-to-left text in the line: its glyphs in visual order (UAX #9, L2: from the
             // highest level down to the lowest odd one, reverse every run at that level or
@@ -456,8 +458,9 @@ private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Doub
         var pen = 0.0, content = 0.0
         var ellipsisAt: Double?
         for (n, i) in chosen.enumerated() {
-            if truncated, k == kept - 1, paragraph.truncation != .tail, ellipsisAt == nil,
-               n > 0, chosen[n - 1] + 1 != i {
+            // (In a right-to-left paragraph the glyphs run backwards through the text.)
+            if truncated, k == kept - 1, paragraph.truncation == .middle, ellipsisAt == nil,
+               n > 0, rightToLeft ? chosen[n - 1] != i + 1 : chosen[n - 1] + 1 != i {
                 // Head or middle: the ellipsis stands where glyphs were taken out.
                 ellipsisAt = pen
                 pen += ellipsisWidth
@@ -476,7 +479,9 @@ private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Doub
             let x: Double
             if let at = ellipsisAt {
                 x = at
-            } else if paragraph.truncation == .head {
+            } else if paragraph.truncation == (rightToLeft ? .tail : .head) {
+                // Where the text was cut: its logical start (head) or end (tail), which a
+                // right-to-left paragraph has on the right and the left.
                 x = 0
                 for g in glyphs.indices { glyphs[g].x += ellipsisWidth }
                 content += ellipsisWidth
@@ -487,9 +492,8 @@ private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Doub
             glyphs += ellipsis.map { var g = $0; g.x += x; g.baseline = baseline; return g }
             if ellipsisAt != nil { content = max(content, pen) }
         }
-        let first = lines[k].lowerBound < atoms.count ? atoms[lines[k].lowerBound].cluster : 0
         placed.append(TextLine(glyphs: glyphs, width: content, top: top, ascent: m.ascent, descent: m.descent,
-                               rightToLeft: paragraphLevels[min(first, paragraphLevels.count - 1)] % 2 == 1))
+                               rightToLeft: rightToLeft))
         top += m.ascent + m.descent + (k + 1 < lineAtoms.count ? paragraph.lineSpacing : 0)
     }
     let textWidth = placed.map(\.width).max() ?? 0

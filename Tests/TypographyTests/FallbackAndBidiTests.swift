@@ -102,4 +102,21 @@ import Compositor
         let laid = layOut([TextRun(text: "a\u{10FFFD}b", font: body, size: 17)])
         #expect(laid.lines[0].glyphs.map(\.glyph).contains(0))
     }
+
+    /// The chain's last resort is fontconfig: U+1D11E (𝄞, musical G clef) is in no font of the
+    /// chain, and of `make deps`'s fonts only Noto Music has it, which fontconfig finds and the
+    /// library marks as fontconfig's pick. Chain fonts are never marked.
+    @Test func fontconfigDrawsWhatTheChainCannot() throws {
+        guard FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/noto/NotoMusic-Regular.ttf") else {
+            print("skipped: Noto Music (fonts-noto-core) is not installed, so no font has U+1D11E")
+            return
+        }
+        let clef = try #require(FontLibrary.fallback(for: "\u{1D11E}", bold: false, italic: false))
+        #expect(clef.face.path.hasSuffix("NotoMusic-Regular.ttf"))
+        #expect(FontLibrary.isFromFontconfig(clef))
+        let arabic = try #require(FontLibrary.fallback(for: "ع", bold: false, italic: false))
+        #expect(!FontLibrary.isFromFontconfig(arabic) && !FontLibrary.isFromFontconfig(body))
+        let laid = layOut([TextRun(text: "a\u{1D11E}", font: body, size: 17)])
+        #expect(laid.lines[0].glyphs.count == 2 && !laid.lines[0].glyphs.map(\.glyph).contains(0))
+    }
 }

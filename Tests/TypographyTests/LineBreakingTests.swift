@@ -56,6 +56,30 @@ import Testing
         #expect(head.lines[0].glyphs.min { $0.x < $1.x }?.glyph == ellipsis)
     }
 
+    /// A right-to-left paragraph ends on the left: a tail ellipsis stands left of every glyph,
+    /// a head ellipsis right of every glyph, as SwiftUI draws them. Hebrew, whose letters sit
+    /// apart, in the fallback chain's Noto Sans Hebrew; the ellipsis is the text font's.
+    @Test func rightToLeftEllipsisStandsAtTheLogicalEnd() throws {
+        let text = "שלום עולם ומה שלומך היום"
+        let ellipsis = font.shape("\u{2026}")[0].glyph
+        let full = layOut([TextRun(text: text, font: font, size: 17)])
+        let w = full.size.width * 0.6
+        for (mode, leftmost) in [(TruncationMode.tail, true), (.head, false)] {
+            let laid = layOut([TextRun(text: text, font: font, size: 17)], paragraph: ParagraphStyle(lineLimit: 1, truncation: mode), width: w)
+            #expect(laid.truncated && laid.lines[0].rightToLeft)
+            let glyphs = laid.lines[0].glyphs
+            let dots = try #require(glyphs.first { $0.glyph == ellipsis && $0.font === font })
+            let others = glyphs.filter { $0.font !== font }
+            #expect(!others.isEmpty)
+            if leftmost {
+                #expect(others.allSatisfy { $0.x > dots.x }, "\(mode)")
+            } else {
+                #expect(others.allSatisfy { $0.x < dots.x }, "\(mode)")
+            }
+            #expect(laid.lines[0].width <= w + 1e-9)
+        }
+    }
+
     /// A finite height keeps the lines that fit, at least one.
     @Test func heightKeepsWholeLines() {
         let lineHeight = 17.0 * 2444 / 2048

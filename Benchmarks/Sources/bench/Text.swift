@@ -59,8 +59,8 @@ private func labels() -> AnyView {
     }.frame(width: 1920, height: 1080))
 }
 
-/// Shapes and lays out the page's text `runs` times, each time a text not seen before (for a
-/// profiler: `--profile text-shaping`); the median ms.
+/// Shapes and lays out the page's text `runs` times, each time a text not seen before (layOut
+/// keeps what it shaped), as the series and `--profile text-shaping` measure it; the median ms.
 func profileShaping(runs: Int) throws -> Double {
     let font = try SystemFont.instance(size: 17, weight: 400, italic: false)
     let text = String(repeating: paragraph, count: 24)
@@ -209,18 +209,7 @@ func textSeries(runs: Int) throws -> [TextRow] {
         }
         let b2d = blend2d(glyphRuns, width: 1920, height: 1080, name: name)
         var shaping: Double?
-        if name == "page", let font = try? SystemFont.instance(size: 17, weight: 400, italic: false) {
-            let text = String(repeating: paragraph, count: 24)
-            var t: [Double] = []
-            for k in 0..<runs {
-                // A text not seen before each time (layOut keeps what it shaped).
-                let unique = text + String(k)
-                let t0 = now()
-                _ = layOut([TextRun(text: unique, font: font, size: 17)], width: 1880)
-                t.append(ms(now() - t0))
-            }
-            shaping = median(t)
-        }
+        if name == "page" { shaping = try profileShaping(runs: runs) }
         let (w, c, k) = (median(warm), median(cold), median(cairoTimes))
         // New masks per ms: the cold frame's rasterized masks over the time it took beyond the
         // warm frame's.

@@ -83,6 +83,17 @@ extension Lowering {
             }
         }
         flush()
+        // Fonts fontconfig picked (the chain had none for some characters) depend on the machine.
+        var picked: [String] = []
+        for group in groups {
+            for use in group.fonts.keys where FontLibrary.isFromFontconfig(use.font) && !picked.contains(use.font.face.path) {
+                picked.append(use.font.face.path)
+            }
+        }
+        for path in picked.sorted() {
+            notes.warn("text “\(text.string.prefix(40))” draws characters that no font of the fallback chain has with \(path), "
+                       + "which fontconfig picked: a machine with other fonts may draw them differently")
+        }
         for (style, outlines, glyphs, fonts, box) in groups {
             // Masks: the path is the box around the glyphs' inks (bounds for planning, never
             // filled).

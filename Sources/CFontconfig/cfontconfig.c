@@ -1,0 +1,48 @@
+#include "cfontconfig.h"
+
+#include <fontconfig/fontconfig.h>
+#include <pthread.h>
+#include <string.h>
+
+// fontconfig's configuration is built once and only read after; calls are serialised, as
+// fontconfig's thread safety has varied between versions.
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static FcConfig *config = NULL;
+
+int cfontconfig_match(const uint32_t *scalars, int count, int bold, int italic, char *path, int capacity, int *index) {
+    if (count <= 0 || capacity <= 0) return -1;
+    int status = -1;
+    pthread_mutex_lock(&lock);
+    if (config == NULL) config = FcInitLoadConfigAndFonts();
+    FcPattern *pattern = config ? FcPatternCreate() : NULL;
+    FcCharSet *wanted = pattern ? FcCharSetCreate() : NULL;
+    if (wanted != NULL) {
+        for (int i = 0; i < count; i++) FcCharSetAddChar(wanted, scalars[i]);
+        FcPatternAddCharSet(pattern, FC_CHARSET, wanted);
+        FcPatternAddInteger(pattern, FC_WEIGHT, bold ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR);
+        FcPatternAddInteger(pattern, FC_SLANT, italic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN);
+        FcConfigSubstitute(config, pattern, FcMatchPattern);
+        FcDefaultSubstitute(pattern);
+        FcResult result;
+        FcFontSet *fonts = FcFontSort(config, pattern, FcTrue, NULL, &result);
+        for (int f = 0; fonts != NULL && f < fonts->nfont && status != 0; f++) {
+            FcCharSet *has = NULL;
+            FcChar8 *file = NULL;
+            int face = 0;
+            if (FcPatternGetCharSet(fonts->fonts[f], FC_CHARSET, 0, &has) != FcResultMatch) continue;
+            if (FcCharSetSubtractCount(wanted, has) != 0) continue;
+            if (FcPatternGetString(fonts->fonts[f], FC_FILE, 0, &file) != FcResultMatch) continue;
+            FcPatternGetInteger(fonts->fonts[f], FC_INDEX, 0, &face);
+            size_t length = strlen((const char *)file);
+            if (length + 1 > (size_t)capacity) continue;
+            memcpy(path, file, length + 1);
+            *index = face;
+            status = 0;
+        }
+        if (fonts != NULL) FcFontSetDestroy(fonts);
+        FcCharSetDestroy(wanted);
+    }
+    if (pattern != NULL) FcPatternDestroy(pattern);
+    pthread_mutex_unlock(&lock);
+    return status;
+}
