@@ -101,10 +101,11 @@ docs: deps
 	done
 
 # The suite under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each in its own
-# build folder. Leaks inside the toolchain's XCTest and Foundation are suppressed (.ci/lsan.supp).
+# build folder. Leaks inside the toolchain's XCTest and Foundation, and fontconfig's one-time
+# configuration leak, are suppressed (.ci/lsan.supp; the fuzzers use the same file).
 SANITIZE_BUILD ?= .build/sanitize
 sanitize: deps
-	SNAPSHOT_TESTING_RECORD=never LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp \
+	SNAPSHOT_TESTING_RECORD=never LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp ASAN_OPTIONS=fast_unwind_on_malloc=0 \
 		$(SWIFT) test --sanitize=address --scratch-path $(SANITIZE_BUILD)/address
 	SNAPSHOT_TESTING_RECORD=never $(SWIFT) test --sanitize=thread --scratch-path $(SANITIZE_BUILD)/thread
 
@@ -123,6 +124,7 @@ fuzz: deps
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p Fuzz/.work/$$t; \
 	  echo "fuzzing $$t for $(FUZZ_SECONDS) s"; \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp \
 	  Fuzz/.build/release/fuzz-$$t Fuzz/.work/$$t Fuzz/Corpus/$$t -max_total_time=$(FUZZ_SECONDS) \
 	    -artifact_prefix=Fuzz/Findings/$$t- -print_final_stats=1 2>&1 | grep -E "stat::number_of_executed_units|Done|ERROR|SUMMARY|Test unit" \
 	    || true; \

@@ -9,6 +9,14 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static FcConfig *config = NULL;
 
+int cfontconfig_start(void) {
+    pthread_mutex_lock(&lock);
+    if (config == NULL) config = FcInitLoadConfigAndFonts();
+    int status = config ? 0 : -1;
+    pthread_mutex_unlock(&lock);
+    return status;
+}
+
 int cfontconfig_match(const uint32_t *scalars, int count, int bold, int italic, char *path, int capacity, int *index) {
     if (count <= 0 || capacity <= 0) return -1;
     int status = -1;

@@ -161,6 +161,13 @@ public enum FontLibrary {
 
     private static let fontconfigFaces = Locked<Set<ObjectIdentifier>>([])
 
+    /// Loads fontconfig's configuration and font list now (once per process; otherwise the
+    /// first character the chain cannot draw does): for a process that wants that cost, or
+    /// fontconfig's one-time allocations, out of the way of what it measures. False when
+    /// fontconfig cannot start (then the chain simply has no last resort).
+    @discardableResult
+    public static func startFontconfig() -> Bool { cfontconfig_start() == 0 }
+
     /// The installed font fontconfig prefers for `scalars`, when it really draws `character`.
     private static func fontconfigMatch(_ scalars: [UInt32], _ character: Character, bold: Bool, italic: Bool) -> FontInstance? {
         var path = [CChar](repeating: 0, count: 4096)

@@ -4,8 +4,8 @@ import Testing
 
 /// The engine's glyph-mask kernel against pixman's route for the same fill (ADD the masks into
 /// one A8 image, IN the opacity, OVER through it): byte for byte, on random masks that overlap
-/// and run past the band edges and the clip, random colours (opaque and not), opacities and
-/// destinations (transparent, opaque and translucent pixels).
+/// (or sit apart in lines, as glyphs do) and run past the band edges and the clip, random
+/// colours (opaque and not), opacities and destinations (transparent, opaque and translucent).
 @Suite struct MaskKernelTests {
     private struct Generator {
         var state: UInt64
@@ -31,7 +31,15 @@ import Testing
                     bytes[y * m.stride + x] = r < 4 ? 0 : r < 7 ? 255 : UInt8(g.below(256))
                 }
             }
-            masks.append((m, g.below(size + 20) - 10, g.below(size + 20) - 10))
+            if seed % 2 == 0 {
+                // Anywhere: mostly overlapping, so clusters are added in the scratch buffer.
+                masks.append((m, g.below(size + 20) - 10, g.below(size + 20) - 10))
+            } else {
+                // In lines, as glyphs are: mostly apart (drawn straight from their own rows),
+                // neighbours sometimes touching by a column or a descender.
+                let k = masks.count
+                masks.append((m, (k % 6) * 16 + g.below(4) - 8, (k / 6) * 22 + g.below(4) - 4))
+            }
         }
         let red = Double(g.below(256)) / 255, green = Double(g.below(256)) / 255, blue = Double(g.below(256)) / 255
         let alpha: Double = g.below(3) == 0 ? 1 : Double(g.below(256)) / 255

@@ -1,9 +1,29 @@
+import Compositor
 import Foundation
 import SceneGraph
 import Testing
 
 @Suite struct RenderStatsTests {
     let size = CGSize(width: 200, height: 120)
+
+    /// A display list made once and drawn by `render(_:into:)` gives the pixels and layers of
+    /// the whole render, and its statistics have no layout or lowering phase.
+    @Test func aDisplayListDrawsAsTheViewRenders() throws {
+        let view = VStack {
+            Circles().compositingGroup().opacity(0.5)
+            Text("Descargando").font(.headline).foregroundStyle(.mint)
+        }
+        let renderer = Renderer()
+        let whole = try renderer.render(view, size: size, scale: 2)
+        let layers = renderer.lastStats.layers
+        #expect(renderer.lastStats.phasesMs["layout"]! > 0)
+        let list = try renderer.displayList(for: view, size: size, scale: 2)
+        let drawn = try Surface(width: whole.width, height: whole.height)
+        try renderer.render(list, into: drawn)
+        #expect(try drawn.compare(to: whole).maxChannelDifference == 0)
+        #expect(renderer.lastStats.layers == layers && renderer.lastStats.glyphs == 11)
+        #expect(renderer.lastStats.phasesMs["layout"] == 0 && renderer.lastStats.phasesMs["lowering"] == 0)
+    }
 
     @Test func perLeafOpacityMakesNoLayer() throws {
         let renderer = Renderer()

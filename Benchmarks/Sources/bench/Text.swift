@@ -10,7 +10,9 @@ import SceneGraph
 // peers draw the very glyphs the engine placed (its display list's glyph ids and positions,
 // written to a file for Blend2D), so they skip shaping and layout: the comparison favours them.
 //
-// warm: glyph masks cached (the steady state of frames and tests); cold: the mask cache emptied
+// warm: glyph masks cached (the steady state of frames and tests); draw: the display list made
+// once and drawn warm (`Renderer.render(_:into:)`: planning and drawing, as the peers only
+// draw); cold: the mask cache emptied
 // before each frame (new masks per ms = glyphs ÷ cold time). Shaping: the page's 10,000+
 // characters shaped by HarfBuzz and broken into lines (`layOut`), alone.
 
@@ -18,12 +20,16 @@ struct TextRow: Codable {
     var scene: String
     var glyphs: Int
     var warmMs: Double
+    /// The display list (made once) drawn warm: what the peers do, who draw given glyphs.
+    var drawMs: Double
     var coldMs: Double
     var newMasksPerMs: Double
     var cairoMs: Double
     var blend2dMs: Double?
     var warmOverCairo: Double
+    var drawOverCairo: Double
     var warmOverBlend2d: Double?
+    var drawOverBlend2d: Double?
     var shapingMs: Double?
     var characters: Int?
 }
@@ -180,7 +186,7 @@ func textSeries(runs: Int) throws -> [TextRow] {
         .appendingPathComponent("../../.build-b2d/b2dtext").standardized.path) {
         print("  (no Blend2D column: build it with Benchmarks/blend2d/build.sh)")
     }
-    print("  scene     glyphs    warm    cold  masks/ms   cairo  blend2d  warm/cairo  warm/b2d")
+    print("  scene     glyphs    warm    draw    cold  masks/ms   cairo  blend2d  warm/cairo  draw/cairo  warm/b2d  draw/b2d")
     let size = CGSize(width: 1920, height: 1080)
     let surface = try Surface(width: 1920, height: 1080)
     var rows: [TextRow] = []
@@ -190,7 +196,7 @@ func textSeries(runs: Int) throws -> [TextRow] {
         let list = try renderer.displayList(for: view, size: size)
         let glyphRuns = list.leaves.compactMap(\.glyphs)
         let glyphs = glyphRuns.reduce(0) { $0 + $1.glyphs.count }
-        var warm: [Double] = [], cold: [Double] = [], cairoTimes: [Double] = []
+        var warm: [Double] = [], draw: [Double] = [], cold: [Double] = [], cairoTimes: [Double] = []
         let cairo = CairoText(width: 1920, height: 1080, runs: glyphRuns)
         try renderer.render(view, into: surface)
         cairo.draw()
@@ -201,6 +207,9 @@ func textSeries(runs: Int) throws -> [TextRow] {
             t0 = now()
             cairo.draw()
             cairoTimes.append(ms(now() - t0))
+            t0 = now()
+            try renderer.render(list, into: surface)
+            draw.append(ms(now() - t0))
             Renderer.removeAllGlyphMasks()
             renderer.forgetGlyphMasks()
             t0 = now()
@@ -210,19 +219,21 @@ func textSeries(runs: Int) throws -> [TextRow] {
         let b2d = blend2d(glyphRuns, width: 1920, height: 1080, name: name)
         var shaping: Double?
         if name == "page" { shaping = try profileShaping(runs: runs) }
-        let (w, c, k) = (median(warm), median(cold), median(cairoTimes))
+        let (w, d, c, k) = (median(warm), median(draw), median(cold), median(cairoTimes))
         // New masks per ms: the cold frame's rasterized masks over the time it took beyond the
         // warm frame's.
         let misses = Double(renderer.lastStats.glyphCache.misses)
-        let row = TextRow(scene: name, glyphs: glyphs, warmMs: w, coldMs: c, newMasksPerMs: c > w ? misses / (c - w) : misses / c,
-                          cairoMs: k, blend2dMs: b2d, warmOverCairo: w / k, warmOverBlend2d: b2d.map { w / $0 },
+        let row = TextRow(scene: name, glyphs: glyphs, warmMs: w, drawMs: d, coldMs: c, newMasksPerMs: c > w ? misses / (c - w) : misses / c,
+                          cairoMs: k, blend2dMs: b2d, warmOverCairo: w / k, drawOverCairo: d / k, warmOverBlend2d: b2d.map { w / $0 },
+                          drawOverBlend2d: b2d.map { d / $0 },
                           shapingMs: shaping, characters: name == "page" ? characters : nil)
         rows.append(row)
         print("  " + name.padding(toLength: 8, withPad: " ", startingAt: 0)
-              + String(format: " %7d %7.2f %7.2f %9.0f %7.2f", glyphs, w, c, row.newMasksPerMs, k)
+              + String(format: " %7d %7.2f %7.2f %7.2f %9.0f %7.2f", glyphs, w, d, c, row.newMasksPerMs, k)
               + (b2d.map { String(format: " %8.2f", $0) } ?? "        –")
-              + String(format: " %11.2f", row.warmOverCairo)
-              + (row.warmOverBlend2d.map { String(format: " %9.2f", $0) } ?? "         –"))
+              + String(format: " %11.2f %11.2f", row.warmOverCairo, row.drawOverCairo)
+              + (row.warmOverBlend2d.map { String(format: " %9.2f", $0) } ?? "         –")
+              + (row.drawOverBlend2d.map { String(format: " %9.2f", $0) } ?? "         –"))
         if let shaping { print(String(format: "  shaping and line breaking the page's %d characters: %.2f ms", characters, shaping)) }
     }
     return rows

@@ -44,7 +44,7 @@ while !args.isEmpty {
         options.profile = args.removeFirst()
         if let n = args.first.flatMap(Int.init) { options.runs = n; args.removeFirst() }
     case "-h", "--help":
-        print("usage: bench [--quick] [--runs N] [--scenes NAME,NAME] [--json PATH] [--dump DIR] [--profile SCENE|text-page|text-labels|text-shaping [FRAMES]] [--reference S5]")
+        print("usage: bench [--quick] [--runs N] [--scenes NAME,NAME] [--json PATH] [--dump DIR] [--profile SCENE|text-page[-draw]|text-labels[-draw]|text-shaping [FRAMES]] [--reference S5]")
         exit(0)
     default:
         FileHandle.standardError.write(Data("bench: unknown argument '\(a)'\n".utf8))
@@ -123,15 +123,17 @@ if options.profile == "text-shaping" {
     exit(0)
 }
 
-if let name = options.profile, let view = textProfileView(name) {
-    // The text scenes, warm (glyph masks cached after the first frame): --profile text-page
+if let name = options.profile, let view = textProfileView(name.replacingOccurrences(of: "-draw", with: "")) {
+    // The text scenes, warm (glyph masks cached after the first frame): --profile text-page;
+    // text-page-draw: the display list made once, drawn each frame.
     let renderer = Renderer()
     let surface = try Surface(width: 1920, height: 1080)
     try renderer.render(view, into: surface)
+    let list = try renderer.displayList(for: view, size: CGSize(width: 1920, height: 1080))
     var times: [Double] = []
     for _ in 0..<options.runs {
         let t0 = now()
-        try renderer.render(view, into: surface)
+        if name.hasSuffix("-draw") { try renderer.render(list, into: surface) } else { try renderer.render(view, into: surface) }
         times.append(ms(now() - t0))
     }
     print(String(format: "%@: median %.3f ms over %d warm frames", name, median(times), options.runs))

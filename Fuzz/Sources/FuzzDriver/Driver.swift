@@ -18,6 +18,7 @@ private func runDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutable
 /// Runs libFuzzer's driver (its command line: corpus folders, -max_total_time …) on `target`.
 public func runFuzzer(_ target: String, _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     selected = FuzzTargets.all[target]!
+    FuzzTargets.prepare(target)
     var count = argc
     var arguments = argv
     return runDriver(&count, &arguments, fuzzOneInput)

@@ -10,4 +10,8 @@
 /// (or fontconfig cannot start, or the path does not fit). Safe from any thread.
 int cfontconfig_match(const uint32_t *scalars, int count, int bold, int italic, char *path, int capacity, int *index);
 
+/// Loads fontconfig's configuration and font list now, once per process (otherwise the first
+/// match does). Returns 0 when fontconfig started.
+int cfontconfig_start(void);
+
 #endif

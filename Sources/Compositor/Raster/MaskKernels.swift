@@ -82,91 +82,226 @@ enum MaskKernels {
     /// within `rect` (already inside the destination).
     static func fillSolidOver(masks: [(mask: Surface, x: Int, y: Int)], source: UInt32, alpha8: UInt32,
                               rect: PixelRect, destination: Surface) {
-        // Per coverage value: the source in it (pixman's IN, the opacity applied first) and
-        // what the destination keeps (255 − its alpha), in lanes.
-        withUnsafeTemporaryAllocation(of: (source: UInt64, keep: UInt64).self, capacity: 256) { table in
-            for m in 0..<256 {
-                let c = alpha8 == 255 ? UInt32(m) : multiply8(UInt32(m), alpha8)
-                let s = c == 255 ? source : multiply(source, c)
-                table[m] = (spread(s), UInt64(255 - (s >> 24)))
+        fill(masks: masks, source: source, alpha8: alpha8, rect: rect, destination: destination)
+    }
+
+    /// One pixel at `p` under coverage `m`: pixman's IN (the opacity applied first), then OVER.
+    @inline(__always)
+    static func blend1(_ p: UnsafeMutablePointer<UInt32>, _ m: UInt32, _ source: UInt32, _ alpha8: UInt32) {
+        let c = alpha8 == 255 ? m : multiply8(m, alpha8)
+        let s = c == 255 ? source : multiply(source, c)
+        p.pointee = pack(multiplyAdd(spread(p.pointee), UInt64(255 - (s >> 24)), spread(s)))
+    }
+
+    /// Four pixels at `p` under four coverage bytes `c` (the first in the low byte): the same
+    /// arithmetic as `multiply`, `multiplyAdd` and `add`, each pixel's blue and red (and green
+    /// and alpha) in two 16-bit lanes of a `SIMD8<UInt16>`, the form RASTER.md §3.5 found to
+    /// compile to plain SSE2 (`pmullw`, `paddw`, `psrlw`, no calls).
+    @inline(__always)
+    static func blend4(_ p: UnsafeMutablePointer<UInt32>, _ c: UInt32, _ source: UInt32, _ alpha8: UInt32) {
+        var m = SIMD4<UInt32>(c & 0xff, (c >> 8) & 0xff, (c >> 16) & 0xff, c >> 24)
+        if alpha8 != 255 {
+            let t = m &* alpha8 &+ 0x80
+            m = (t &+ (t &>> 8)) &>> 8
+        }
+        let m16 = unsafeBitCast(m | (m &<< 16), to: SIMD8<UInt16>.self)
+        let low = SIMD8<UInt16>(repeating: 0x80), ceiling = SIMD8<UInt16>(repeating: 255)
+        @inline(__always) func scale(_ x: SIMD8<UInt16>, _ a: SIMD8<UInt16>) -> SIMD8<UInt16> {
+            let t = x &* a &+ low
+            return (t &+ (t &>> 8)) &>> 8
+        }
+        let s = SIMD4<UInt32>(repeating: source)
+        let sourceRB = scale(unsafeBitCast(s & 0x00ff_00ff, to: SIMD8<UInt16>.self), m16)
+        let sourceAG = scale(unsafeBitCast((s &>> 8) & 0x00ff_00ff, to: SIMD8<UInt16>.self), m16)
+        let keep = 255 &- (unsafeBitCast(sourceAG, to: SIMD4<UInt32>.self) &>> 16)
+        let keep16 = unsafeBitCast(keep | (keep &<< 16), to: SIMD8<UInt16>.self)
+        let d = UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt32>.self)
+        let rb = pointwiseMin(scale(unsafeBitCast(d & 0x00ff_00ff, to: SIMD8<UInt16>.self), keep16) &+ sourceRB, ceiling)
+        let ag = pointwiseMin(scale(unsafeBitCast((d &>> 8) & 0x00ff_00ff, to: SIMD8<UInt16>.self), keep16) &+ sourceAG, ceiling)
+        let out = unsafeBitCast(rb, to: SIMD4<UInt32>.self) | (unsafeBitCast(ag, to: SIMD4<UInt32>.self) &<< 8)
+        UnsafeMutableRawPointer(p).storeBytes(of: out, as: SIMD4<UInt32>.self)
+    }
+
+    /// Blends `rows` rows of `count` pixels from `coverage` (rows `stride` bytes apart) onto
+    /// the destination from `pixel` (rows `pixelsPerRow` apart), four at a time where they
+    /// have coverage.
+    @inline(__always)
+    private static func blend(_ coverage: UnsafePointer<UInt8>, stride: Int, rows: Int, count: Int,
+                              onto pixel: UnsafeMutablePointer<UInt32>, pixelsPerRow: Int, _ source: UInt32, _ alpha8: UInt32) {
+        for y in 0..<rows {
+            let c = coverage + y * stride, row = pixel + y * pixelsPerRow
+            var i = 0
+            while i + 4 <= count {
+                let quad = UnsafeRawPointer(c + i).loadUnaligned(as: UInt32.self)
+                if quad != 0 { blend4(row + i, quad, source, alpha8) }
+                i += 4
             }
-            fill(masks: masks, table: UnsafePointer(table.baseAddress!), rect: rect, destination: destination)
+            while i < count {
+                if c[i] != 0 { blend1(row + i, UInt32(c[i]), source, alpha8) }
+                i += 1
+            }
         }
     }
 
-    private static func fill(masks: [(mask: Surface, x: Int, y: Int)], table: UnsafePointer<(source: UInt64, keep: UInt64)>,
-                             rect: PixelRect, destination: Surface) {
-        let width = rect.width
-        // The masks' rows and boxes, by top row, so each band meets a contiguous, growing run.
-        struct Box { var data: UnsafePointer<UInt8>; var stride: Int; var x: Int; var y: Int; var width: Int; var height: Int }
+    /// Works band by band. In each band, masks whose boxes meet (directly or through others)
+    /// form a cluster: a lone mask is blended straight from its own rows (the sum of the masks
+    /// is that mask wherever it has coverage, as no other box reaches those pixels); a cluster's
+    /// masks are added in a scratch buffer the size of the cluster's box first. Either way each
+    /// pixel gets the saturated sum of every mask over it, blended once, as pixman's route does.
+    private static func fill(masks: [(mask: Surface, x: Int, y: Int)], source: UInt32, alpha8: UInt32, rect: PixelRect,
+                             destination: Surface) {
+        // Each mask's rows and its box clipped to `rect`; by top row, so each band meets a
+        // contiguous, growing run of them.
+        struct Box {
+            var data: UnsafePointer<UInt8>, stride: Int, x: Int, y: Int
+            var left: Int, top: Int, right: Int, bottom: Int
+        }
         var boxes: [Box] = []
         boxes.reserveCapacity(masks.count)
-        for m in masks where m.mask.width > 0 && m.mask.height > 0 {
+        for m in masks {
+            let left = max(rect.x, m.x), right = min(rect.maxX, m.x + m.mask.width)
+            let top = max(rect.y, m.y), bottom = min(rect.maxY, m.y + m.mask.height)
+            guard left < right, top < bottom else { continue }
             boxes.append(Box(data: UnsafePointer(m.mask.data.assumingMemoryBound(to: UInt8.self)), stride: m.mask.stride,
-                             x: m.x, y: m.y, width: m.mask.width, height: m.mask.height))
+                             x: m.x, y: m.y, left: left, top: top, right: right, bottom: bottom))
         }
-        boxes.sort { $0.y < $1.y }
-        // Whole 8-byte groups, so the zero test never reads past the row.
-        let rowBytes = (width + 7) & ~7
-        let band = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * bandRows)
-        defer { band.deallocate() }
-        var active: [Int] = []
-        var next = 0
+        guard !boxes.isEmpty else { return }
+        boxes.sort { $0.top < $1.top }
         let base = destination.data.assumingMemoryBound(to: UInt32.self)
         let pixelsPerRow = destination.stride / 4
-        var y0 = rect.y
+        var scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        var scratchCapacity = 1
+        defer { scratch.deallocate() }
+        // Per band: the boxes that reach it, sorted by left edge; union-find parents; boxes still
+        // open in the sweep; each cluster's members as a linked list.
+        var active: [Int] = [], order: [Int] = [], parent: [Int] = [], open: [Int] = [], head: [Int] = [], link: [Int] = []
+        // What covers a band: a lone mask's rows or a cluster's region of the scratch arena, as
+        // a pointer to its row 0, column `left` (rows `stride` bytes apart).
+        struct Segment {
+            var coverage: UnsafePointer<UInt8>?, stride: Int, left: Int, right: Int, top: Int, bottom: Int
+            var scratch: Int
+            var firstMember = -1
+        }
+        var segments: [Segment] = []
+        var next = 0
+        var y0 = boxes[0].top - (boxes[0].top - rect.y) % bandRows
         while y0 < rect.maxY {
             let y1 = min(rect.maxY, y0 + bandRows)
-            let rows = y1 - y0
-            while next < boxes.count, boxes[next].y < y1 {
+            while next < boxes.count, boxes[next].top < y1 {
                 active.append(next)
                 next += 1
             }
-            active.removeAll { boxes[$0].y + boxes[$0].height <= y0 }
+            active.removeAll { boxes[$0].bottom <= y0 }
             if active.isEmpty {
-                y0 = y1
+                guard next < boxes.count else { break }
+                // Straight to the band of the next box.
+                y0 = boxes[next].top - (boxes[next].top - rect.y) % bandRows
                 continue
             }
-            band.initialize(repeating: 0, count: rowBytes * rows)
-            for k in active {
-                let m = boxes[k]
-                let top = max(y0, m.y), bottom = min(y1, m.y + m.height)
-                let left = max(rect.x, m.x), right = min(rect.maxX, m.x + m.width)
-                guard top < bottom, left < right else { continue }
-                let count = right - left
-                for y in top..<bottom {
-                    let from = m.data + (y - m.y) * m.stride + (left - m.x)
-                    let to = band + (y - y0) * rowBytes + (left - rect.x)
-                    var i = 0
-                    while i + 8 <= count {
-                        let a = UnsafeRawPointer(to + i).loadUnaligned(as: UInt64.self)
-                        let b = UnsafeRawPointer(from + i).loadUnaligned(as: UInt64.self)
-                        UnsafeMutableRawPointer(to + i).storeBytes(of: addSaturating(a, b), as: UInt64.self)
-                        i += 8
-                    }
-                    while i < count {
-                        let sum = UInt16(to[i]) &+ UInt16(from[i])
-                        to[i] = sum > 255 ? 255 : UInt8(truncatingIfNeeded: sum)
-                        i += 1
+            order = active.sorted { boxes[$0].left < boxes[$1].left }
+            let n = order.count
+            parent.removeAll(keepingCapacity: true)
+            parent.append(contentsOf: 0..<n)
+            func root(_ i: Int) -> Int {
+                var r = i
+                while parent[r] != r { r = parent[r] }
+                var k = i
+                while parent[k] != r { (k, parent[k]) = (parent[k], r) }
+                return r
+            }
+            // Boxes meet when their columns and their rows within the band overlap.
+            open.removeAll(keepingCapacity: true)
+            for i in 0..<n {
+                let b = boxes[order[i]]
+                open.removeAll { boxes[order[$0]].right <= b.left }
+                let top = max(b.top, y0), bottom = min(b.bottom, y1)
+                for j in open {
+                    let o = boxes[order[j]]
+                    if max(o.top, y0) < bottom, top < min(o.bottom, y1) {
+                        let (ri, rj) = (root(i), root(j))
+                        if ri != rj { parent[ri] = rj }
                     }
                 }
+                open.append(i)
             }
-            for y in 0..<rows {
-                let coverage = band + y * rowBytes
-                let row = base + (y0 + y) * pixelsPerRow + rect.x
-                var x = 0
-                while x < width {
-                    if UnsafeRawPointer(coverage + x).loadUnaligned(as: UInt64.self) == 0 {
-                        x += 8
-                        continue
+            head.removeAll(keepingCapacity: true)
+            head.append(contentsOf: repeatElement(-1, count: n))
+            link.removeAll(keepingCapacity: true)
+            link.append(contentsOf: repeatElement(-1, count: n))
+            for i in 0..<n {
+                let r = root(i)
+                link[i] = head[r]
+                head[r] = i
+            }
+            // Each cluster's coverage: a lone mask's own rows, or its masks added in the scratch
+            // arena (one region per cluster, laid end to end).
+            segments.removeAll(keepingCapacity: true)
+            var used = 0
+            for r in 0..<n where head[r] >= 0 {
+                let first = head[r]
+                if link[first] < 0 {
+                    let b = boxes[order[first]]
+                    segments.append(Segment(coverage: b.data + (b.left - b.x) - b.y * b.stride, stride: b.stride, left: b.left,
+                                            right: b.right, top: max(b.top, y0), bottom: min(b.bottom, y1), scratch: -1))
+                    continue
+                }
+                var left = Int.max, right = Int.min, top = Int.max, bottom = Int.min
+                var k = first
+                while k >= 0 {
+                    let b = boxes[order[k]]
+                    left = min(left, b.left); right = max(right, b.right)
+                    top = min(top, max(b.top, y0)); bottom = max(bottom, min(b.bottom, y1))
+                    k = link[k]
+                }
+                segments.append(Segment(coverage: nil, stride: right - left, left: left, right: right, top: top, bottom: bottom,
+                                        scratch: used))
+                used += (right - left) * (bottom - top)
+                // Members: added into the region once it exists (below).
+                segments[segments.count - 1].firstMember = first
+            }
+            if used > scratchCapacity {
+                scratch.deallocate()
+                scratchCapacity = max(used, 2 * scratchCapacity)
+                scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: scratchCapacity)
+            }
+            if used > 0 { scratch.initialize(repeating: 0, count: used) }
+            for s in segments.indices where segments[s].scratch >= 0 {
+                let region = scratch + segments[s].scratch
+                let (left, top, bottom, width) = (segments[s].left, segments[s].top, segments[s].bottom, segments[s].stride)
+                // Origin of the region as if it started at row 0, column `left` (as a mask's rows).
+                segments[s].coverage = UnsafePointer(region - top * width)
+                var k = segments[s].firstMember
+                while k >= 0 {
+                    let b = boxes[order[k]]
+                    let bt = max(b.top, top), bb = min(b.bottom, bottom)
+                    let count = b.right - b.left
+                    for y in bt..<bb {
+                        let from = b.data + (y - b.y) * b.stride + (b.left - b.x)
+                        let to = region + (y - top) * width + (b.left - left)
+                        var i = 0
+                        while i + 8 <= count {
+                            let a = UnsafeRawPointer(to + i).loadUnaligned(as: UInt64.self)
+                            let c = UnsafeRawPointer(from + i).loadUnaligned(as: UInt64.self)
+                            UnsafeMutableRawPointer(to + i).storeBytes(of: addSaturating(a, c), as: UInt64.self)
+                            i += 8
+                        }
+                        while i < count {
+                            let sum = UInt16(to[i]) &+ UInt16(from[i])
+                            to[i] = sum > 255 ? 255 : UInt8(truncatingIfNeeded: sum)
+                            i += 1
+                        }
                     }
-                    // Branch-free within the group: coverage 0 keeps the pixel exactly
-                    // (d · 255 / 255 + 0), and coverage patterns defeat branch prediction.
-                    for i in x..<min(width, x + 8) {
-                        let entry = table[Int(coverage[i])]
-                        row[i] = pack(multiplyAdd(spread(row[i]), entry.keep, entry.source))
-                    }
-                    x += 8
+                    k = link[k]
+                }
+            }
+            // Row by row, left to right, so the destination is read in order (it is rarely in
+            // cache, and a glyph-by-glyph order defeats the prefetcher).
+            segments.sort { $0.left < $1.left }
+            for y in max(y0, rect.y)..<y1 {
+                let row = base + y * pixelsPerRow
+                for segment in segments where segment.top <= y && y < segment.bottom {
+                    blend(segment.coverage! + y * segment.stride, stride: 0, rows: 1, count: segment.right - segment.left,
+                          onto: row + segment.left, pixelsPerRow: 0, source, alpha8)
                 }
             }
             y0 = y1

@@ -157,6 +157,21 @@ public final class Renderer {
                                 background: Color? = .white) throws {
         guard scale.isFinite, scale > 0 else { throw RenderError.invalidCanvas(size: size ?? .zero, scale: scale) }
         let canvas = size ?? CGSize(width: Double(surface.width) / scale, height: Double(surface.height) / scale)
+        try render(into: surface, background: background) { recorder in
+            try displayList(for: view, size: canvas, scale: scale, recorder: &recorder)
+        }
+    }
+
+    /// Draws a display list made before (by `displayList(for:size:scale:)`, in device pixels)
+    /// into `surface`, first filled with `background` (nil: cleared to transparent): the
+    /// planning and drawing of a render without its layout and lowering, for measuring what
+    /// drawing alone costs or drawing the same list again (`lastStats` counts 0 ms of layout and
+    /// lowering then).
+    public func render(_ list: DisplayList, into surface: Surface, background: Color? = .white) throws {
+        try render(into: surface, background: background) { _ in list }
+    }
+
+    private func render(into surface: Surface, background: Color?, list makeList: (inout StatsRecorder) throws -> DisplayList) throws {
         recorder = StatsRecorder()
         usedKeys = []
         let evictionsBefore = cache.statistics.evictions
@@ -169,7 +184,7 @@ public final class Renderer {
             recorder.finish()
             (lastStats, lastTrace) = (recorder.stats, recorder.trace)
         }
-        let list = try displayList(for: view, size: canvas, scale: scale, recorder: &recorder)
+        let list = try makeList(&recorder)
         let plan = try recorder.time("planning") {
             try LayerPlanner().plan(list.items, on: PixelRect(x: 0, y: 0, width: surface.width, height: surface.height), format: surface.format)
         }
