@@ -1,6 +1,7 @@
 import Compositor
 import CTextICU
 import Foundation
+import Synchronization
 
 /// A stretch of text in one font and style: what `Text` and `Text + Text` are made of.
 public struct TextRun: Hashable, Sendable {
@@ -90,16 +91,32 @@ public struct TextLine: Sendable {
 /// Text laid out for a width: its lines, and the size it takes (the widest line by the lines'
 /// heights and spacing).
 public struct TextLayout: Sendable {
-    public var lines: [TextLine]
-    public var size: CGSize
+    public private(set) var lines: [TextLine]
+    public private(set) var size: CGSize
     /// Whether lines were dropped or cut (a line limit, a height, a width too narrow for a
     /// word is not truncation: such a word breaks between characters).
-    public var truncated: Bool
+    public private(set) var truncated: Bool
+    /// Which layout this is: unique to each one made (a layout found in the cache again keeps
+    /// its id), so what is derived from a layout can be kept per id. 0 for `empty`.
+    public let id: UInt64
 
     public var glyphCount: Int { lines.reduce(0) { $0 + $1.glyphs.count } }
 
     /// No lines, no size.
-    public static let empty = TextLayout(lines: [], size: .zero, truncated: false)
+    public static let empty = TextLayout(lines: [], size: .zero, truncated: false, id: 0)
+
+    private static let made = Atomic<UInt64>(0)
+
+    init(lines: [TextLine], size: CGSize, truncated: Bool) {
+        self.init(lines: lines, size: size, truncated: truncated, id: TextLayout.made.add(1, ordering: .relaxed).newValue)
+    }
+
+    private init(lines: [TextLine], size: CGSize, truncated: Bool, id: UInt64) {
+        self.lines = lines
+        self.size = size
+        self.truncated = truncated
+        self.id = id
+    }
 }
 
 /// One shaped glyph with what layout needs, its advance in points.
@@ -211,7 +228,7 @@ private func items(of run: TextRun, levels: [UInt8], at start: Int) -> [(range: 
 /// lookup.
 public func layOut(_ runs: [TextRun], paragraph: ParagraphStyle = ParagraphStyle(), width: Double? = nil,
                    height: Double? = nil) -> TextLayout {
-    guard !runs.isEmpty else { return TextLayout(lines: [], size: .zero, truncated: false) }
+    guard !runs.isEmpty else { return .empty }
     let key = LayoutKey(runs: runs, paragraph: paragraph, width: width, height: height)
     if let known = TextCaches.layouts.withLock({ $0[key] }) { return known }
     let shaped: ShapedText

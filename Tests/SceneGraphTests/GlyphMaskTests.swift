@@ -53,6 +53,26 @@ import Testing
         #expect(worst(masked, outlined).max <= 1)
     }
 
+    /// A renderer keeps each text's glyph runs and the masks it found for them where it drew
+    /// them; frames that move the text by fractions of a pixel, clip it differently, change its
+    /// colour or draw other texts in between give exactly the pixels a fresh renderer gives.
+    @Test func keptRunsAndMasksDrawWhatAFreshRendererDraws() throws {
+        let size = CGSize(width: 240, height: 60)
+        func frame(_ k: Int) -> AnyView {
+            let dx = [0, 0.3, 0.3, 10.55, 0][k % 5], width = [240.0, 240, 70, 240, 240][k % 5]
+            let color: Color = k % 3 == 0 ? .blue : .red
+            return AnyView(ZStack(alignment: .topLeading) {
+                Text(k % 4 == 3 ? "Another text" : "Kept runs, moved").foregroundStyle(color).offset(x: dx, y: dx / 2)
+            }.frame(width: width, height: 60, alignment: .topLeading).clipped().frame(width: 240, height: 60, alignment: .topLeading))
+        }
+        let kept = Renderer()
+        for k in 0..<10 {
+            let reused = try kept.render(frame(k), size: size, scale: 2, background: nil)
+            let fresh = try Renderer().render(frame(k), size: size, scale: 2, background: nil)
+            #expect(try reused.compare(to: fresh).maxChannelDifference == 0, "frame \(k)")
+        }
+    }
+
     /// The second render of the same text hits the cache for every glyph; a drawing group
     /// holding text is stored and reused.
     @Test func aSecondRenderReusesEveryMask() throws {

@@ -111,7 +111,7 @@ private final class CairoText {
             // One cairo run per (font file, size), in order.
             var groups: [(String, Double, [cairo_glyph_t])] = []
             for g in run.glyphs {
-                let glyph = cairo_glyph_t(index: UInt(g.glyph), x: g.x, y: g.y)
+                let glyph = cairo_glyph_t(index: UInt(g.glyph), x: run.origin.x + g.x, y: run.origin.y + g.y)
                 if let last = groups.last, last.0 == g.font.face.path, last.1 == g.pixelsPerEm {
                     groups[groups.count - 1].2.append(glyph)
                 } else {
@@ -157,7 +157,7 @@ private func blend2d(_ runs: [GlyphRun], width: Int, height: Int, name: String) 
     for run in runs {
         var groups: [(String, Double, [String])] = []
         for g in run.glyphs {
-            let line = "\(g.glyph) \(g.x) \(g.y)"
+            let line = "\(g.glyph) \(run.origin.x + g.x) \(run.origin.y + g.y)"
             if let last = groups.last, last.0 == g.font.face.path, last.1 == g.pixelsPerEm {
                 groups[groups.count - 1].2.append(line)
             } else {

@@ -56,6 +56,8 @@ struct Lowering {
     let limits: StrokeLimits
     /// Whether text may be drawn from glyph masks.
     var glyphMasks = true
+    /// Texts lowered before (by the renderer, across its renders), nil: none kept.
+    var textMemo: TextLoweringMemo? = nil
 
     /// The display list of `root`, at `scale` device pixels per point.
     func displayList(_ root: PlacedNode, scale: Double) throws(StrokeRefusal) -> DisplayList {

@@ -50,23 +50,32 @@ extension Renderer {
     private func drawGlyphs(_ run: GlyphRun, _ leaf: DisplayItem.Leaf, on canvas: Canvas, origin: (x: Int, y: Int),
                             clipMask: CoverageMask?) throws {
         var masks: [(mask: Surface, x: Int, y: Int)] = []
-        masks.reserveCapacity(run.glyphs.count)
         var hits = 0, misses = 0
         let visible = canvas.clip.intersection(canvas.surface.bounds)
-        try recorder.time("rasterization") {
-            for g in run.glyphs {
-                let x = g.x - Double(origin.x), y = g.y - Double(origin.y)
-                // Glyphs wholly outside the surface (or nowhere: not finite) are skipped before
-                // any mask is made.
-                let reach = g.pixelsPerEm * 2
-                guard x.isFinite, y.isFinite else { continue }
-                if x + reach < Double(visible.x) || x - reach > Double(visible.maxX) || y + reach < Double(visible.y) || y - reach > Double(visible.maxY) {
-                    continue
+        let key = TextLoweringMemo.MasksKey(run: ObjectIdentifier(run.storage), x: run.origin.x.bitPattern, y: run.origin.y.bitPattern,
+                                            layerX: origin.x, layerY: origin.y, visible: visible)
+        if let known = textMemo.masks[key], known.run === run.storage {
+            // Drawn here before: the same masks at the same places.
+            masks = known.masks
+            hits = masks.count
+        } else {
+            masks.reserveCapacity(run.glyphs.count)
+            try recorder.time("rasterization") {
+                for g in run.glyphs {
+                    let x = (run.origin.x + g.x) - Double(origin.x), y = (run.origin.y + g.y) - Double(origin.y)
+                    // Glyphs wholly outside the surface (or nowhere: not finite) are skipped before
+                    // any mask is made.
+                    let reach = g.pixelsPerEm * 2
+                    guard x.isFinite, y.isFinite else { continue }
+                    if x + reach < Double(visible.x) || x - reach > Double(visible.maxX) || y + reach < Double(visible.y) || y - reach > Double(visible.maxY) {
+                        continue
+                    }
+                    guard let m = try GlyphMasks.mask(for: g, x: x, y: y, rasterizer: rasterizer, memo: &glyphMemo) else { continue }
+                    masks.append((m.mask, m.x, m.y))
+                    if m.hit { hits += 1 } else { misses += 1 }
                 }
-                guard let m = try GlyphMasks.mask(for: g, x: x, y: y, rasterizer: rasterizer, memo: &glyphMemo) else { continue }
-                masks.append((m.mask, m.x, m.y))
-                if m.hit { hits += 1 } else { misses += 1 }
             }
+            textMemo.keep(masks, of: run.storage, for: key)
         }
         recorder.stats.glyphs += masks.count
         recorder.stats.glyphCache.hits += hits

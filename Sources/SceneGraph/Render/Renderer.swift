@@ -55,6 +55,9 @@ public final class Renderer {
     /// Glyph masks this renderer used, at hand without the shared cache's lock (at most 8,192;
     /// see `GlyphMasks.mask`).
     var glyphMemo: [GlyphKey: (mask: Surface, dx: Int, dy: Int)] = [:]
+    /// Texts this renderer lowered to glyph runs, and the masks it found for each run where it
+    /// drew it: a text unchanged since the last frame costs a lookup, not a pass over its glyphs.
+    let textMemo = TextLoweringMemo()
     /// What the last render cost: leaf draws, every offscreen image (kind, bounds, bytes), the
     /// peak of offscreen bytes alive at once, and milliseconds per phase.
     public private(set) var lastStats = RenderStats()
@@ -110,7 +113,7 @@ public final class Renderer {
 
     func displayList<V: View>(for view: V, size canvas: CGSize, scale: Double, recorder: inout StatsRecorder) throws -> DisplayList {
         let tree = try recorder.time("layout") { try PlacedNode(laying: resolve(view), inCanvas: canvas) }
-        let lowering = Lowering(limits: strokeLimits, glyphMasks: drawsGlyphsFromMasks)
+        let lowering = Lowering(limits: strokeLimits, glyphMasks: drawsGlyphsFromMasks, textMemo: textMemo)
         do {
             return try recorder.time("lowering") { try lowering.displayList(tree, scale: scale) }
         } catch let refusal as StrokeRefusal {

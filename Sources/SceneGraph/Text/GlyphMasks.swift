@@ -2,25 +2,64 @@ import Foundation
 import Typography
 
 /// The glyphs of a Text drawn from cached masks: each glyph's font, its size in device pixels
-/// per em and its pen position on the baseline in device pixels.
+/// per em and its pen position on the baseline, in device pixels from `origin`.
 ///
 /// Lowering uses masks when the text is only translated and uniformly scaled, casts no shadow,
 /// no glyph is over `GlyphMasks.maximumPixelsPerEm`, and its scripts do not join (Latin, Greek,
 /// Cyrillic, Hebrew, CJK …): adding the glyph masks is then the exact coverage of their union,
 /// as their inks do not overlap. Otherwise (rotation, shadows, Arabic or Devanagari, whose
 /// joined glyphs overlap) the glyph outlines are filled as one path.
+///
+/// The glyphs are shared, not copied, by every frame that draws the same text at the same
+/// scale (only `origin` moves), so a renderer can keep what it resolved for them.
 public struct GlyphRun: Hashable, Sendable {
     public struct Glyph: Hashable, Sendable {
         public var font: FontInstance
         public var glyph: UInt32
         public var pixelsPerEm: Double
+        /// From the run's origin, device pixels.
         public var x: Double
         public var y: Double
         /// The outline's bounds in font units (y up).
         public var inkBounds: CGRect
+
+        public init(font: FontInstance, glyph: UInt32, pixelsPerEm: Double, x: Double, y: Double, inkBounds: CGRect) {
+            (self.font, self.glyph, self.pixelsPerEm, self.x, self.y, self.inkBounds) = (font, glyph, pixelsPerEm, x, y, inkBounds)
+        }
     }
 
-    public var glyphs: [Glyph]
+    /// The device point the glyphs' positions are measured from.
+    public var origin: CGPoint
+    public var glyphs: [Glyph] { storage.glyphs }
+    /// The glyphs, immutable and shared.
+    let storage: Storage
+
+    final class Storage: Sendable {
+        let glyphs: [Glyph]
+        init(_ glyphs: [Glyph]) { self.glyphs = glyphs }
+    }
+
+    public init(origin: CGPoint = .zero, glyphs: [Glyph]) {
+        self.origin = origin
+        storage = Storage(glyphs)
+    }
+
+    init(origin: CGPoint, storage: Storage) {
+        self.origin = origin
+        self.storage = storage
+    }
+
+    public static func == (a: GlyphRun, b: GlyphRun) -> Bool {
+        a.origin == b.origin && (a.storage === b.storage || a.storage.glyphs == b.storage.glyphs)
+    }
+
+    // Equal runs have the same origin and glyph count (hashing every glyph would cost as much
+    // as drawing them).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(origin.x)
+        hasher.combine(origin.y)
+        hasher.combine(storage.glyphs.count)
+    }
 }
 
 /// A glyph's mask is made for its size and for where its origin falls within a pixel, to a
@@ -102,7 +141,10 @@ extension Renderer {
     /// bounded by its 32 MiB budget anyway).
     public static func removeAllGlyphMasks() { GlyphMasks.cache.removeAll() }
     /// Forgets the masks this renderer keeps at hand (they stay in the shared cache).
-    public func forgetGlyphMasks() { glyphMemo.removeAll() }
+    public func forgetGlyphMasks() {
+        glyphMemo.removeAll()
+        textMemo.forgetMasks()
+    }
     /// Bytes of glyph masks the shared cache holds.
     public static var glyphMaskBytes: Int { GlyphMasks.cache.statistics.bytes }
 }

@@ -16,12 +16,12 @@ extension Lowering {
         let place = CGAffineTransform(translationX: rect.minX, y: rect.minY).concatenating(context.transform)
         // Runs painted alike share a leaf: each run with a style of its own gets a group, all
         // the runs without one share the environment's.
-        // Per paint: the outlines' path, or the glyphs for masks and the box around their inks.
-        var groups: [(style: (any ShapeStyle)?, path: Path, glyphs: [GlyphRun.Glyph], fonts: [FontUse: Int], box: CGRect)] = []
+        // Per paint: its style, and for outlines their path and fonts.
+        var groups: [(style: (any ShapeStyle)?, path: Path, fonts: [FontUse: Int])] = []
         var shared: Int?
         let groupOfRun: [Int] = text.styles.map { style in
             if style == nil, let shared { return shared }
-            groups.append((style, Path(), [], [:], .null))
+            groups.append((style, Path(), [:]))
             if style == nil { shared = groups.count - 1 }
             return groups.count - 1
         }
@@ -31,25 +31,31 @@ extension Lowering {
         let upright = place.b == 0 && place.c == 0 && place.a > 0 && abs(place.a - place.d) <= 1e-9 * place.a
         let useMasks = glyphMasks && upright && context.leafShadows.isEmpty && GlyphMasks.canUseMasks(text.string)
             && text.layout.lines.allSatisfy { $0.glyphs.allSatisfy { $0.size * place.a <= GlyphMasks.maximumPixelsPerEm } }
+        if useMasks {
+            // Glyph positions and boxes relative to the Text's device origin: the same for every
+            // frame that draws this layout at this scale, kept by the renderer.
+            let origin = CGPoint(x: place.tx, y: place.ty)
+            let key = TextLoweringMemo.Key(layout: text.layout.id, scale: place.a.bitPattern, ownStyles: text.styles.map { $0 != nil })
+            let lowered = textMemo?.lowered[key] ?? runs(of: text, groupOfRun: groupOfRun, groups: groups.count, scale: place.a)
+            if let textMemo, text.layout.id != 0, textMemo.lowered[key] == nil { textMemo.keep(lowered, for: key) }
+            warnAbout(text, lowered.missing, lowered.fontconfig)
+            for (k, group) in lowered.groups.enumerated() where !group.box.isNull {
+                let box = group.box.offsetBy(dx: origin.x, dy: origin.y)
+                items.append(.leaf(leaf(for: groups[k].style, path: Path(box), text, local, place, context,
+                                        glyphs: GlyphRun(origin: origin, storage: group.glyphs), fonts: group.fonts, masks: true)))
+            }
+            lowerColorGlyphs(lowered.colorGlyphs, text, in: rect, place, context, into: &items)
+            return
+        }
         var colorGlyphs: [PlacedGlyph] = []
         var missing = 0
         for line in text.layout.lines { for g in line.glyphs where g.glyph == 0 { missing += 1 } }
-        if missing > 0 {
-            notes.warn("text “\(text.string.prefix(40))” has \(missing) character\(missing == 1 ? "" : "s") that no installed font draws: "
-                       + "drawn as missing-glyph boxes (install a font for the script, or register one with --fonts)")
-        }
-        if useMasks {
-            let count = text.layout.glyphCount
-            for k in groups.indices { groups[k].glyphs.reserveCapacity(count) }
-        }
         // Fonts counted run by run (consecutive glyphs mostly share one), for `explain`.
         var counting: (group: Int, use: FontUse, count: Int)?
         func flush() {
             if let c = counting { groups[c.group].fonts[c.use, default: 0] += c.count }
             counting = nil
         }
-        // With masks the device transform is a uniform scale `s` and a translation.
-        let s = place.a
         for line in text.layout.lines {
             for g in line.glyphs {
                 if g.font.hasColorBitmaps {
@@ -66,46 +72,95 @@ extension Lowering {
                 }
                 // Font units, y up → points in the Text's frame, y down → device.
                 let scale = g.size / Double(g.font.unitsPerEm)
-                if useMasks {
-                    let box = g.inkBounds
-                    guard !box.isNull, box.width > 0 || box.height > 0 else { continue }
-                    let x = g.x * s + place.tx, y = g.baseline * s + place.ty
-                    let k = scale * s
-                    groups[group].glyphs.append(GlyphRun.Glyph(font: g.font, glyph: g.glyph, pixelsPerEm: g.size * s, x: x, y: y, inkBounds: box))
-                    let device = CGRect(x: x + box.minX * k, y: y - box.maxY * k, width: box.width * k, height: box.height * k)
-                    groups[group].box = groups[group].box.union(device)
-                } else {
-                    let toDevice = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: g.x, ty: g.baseline).concatenating(place)
-                    let outline = g.font.outline(of: g.glyph)
-                    guard !outline.isEmpty else { continue }
-                    groups[group].path.addPath(glyphOutline(outline, toDevice, pixelsPerEm: g.size * sqrt(abs(place.a * place.d - place.b * place.c))))
-                }
+                let toDevice = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: g.x, ty: g.baseline).concatenating(place)
+                let outline = g.font.outline(of: g.glyph)
+                guard !outline.isEmpty else { continue }
+                groups[group].path.addPath(glyphOutline(outline, toDevice, pixelsPerEm: g.size * sqrt(abs(place.a * place.d - place.b * place.c))))
             }
         }
         flush()
-        // Fonts fontconfig picked (the chain had none for some characters) depend on the machine.
-        var picked: [String] = []
-        for group in groups {
-            for use in group.fonts.keys where FontLibrary.isFromFontconfig(use.font) && !picked.contains(use.font.face.path) {
-                picked.append(use.font.face.path)
+        warnAbout(text, missing, fontconfigPaths(groups.map(\.fonts)))
+        for (style, outlines, fonts) in groups where !outlines.isEmpty {
+            items.append(.leaf(leaf(for: style, path: outlines, text, local, place, context, glyphs: nil, fonts: fonts, masks: false)))
+        }
+        lowerColorGlyphs(colorGlyphs, text, in: rect, place, context, into: &items)
+    }
+
+    /// A text leaf: `path` (the outlines, or for masks the box around the glyphs' inks, for
+    /// planning only) in the style's fill spanning the Text's frame, with the context's effects.
+    private func leaf(for style: (any ShapeStyle)?, path: Path, _ text: PlacedText, _ local: CGRect, _ place: CGAffineTransform,
+                      _ context: LowerContext, glyphs: GlyphRun?, fonts: [FontUse: Int], masks: Bool) -> DisplayItem.Leaf {
+        var fill = context.environment.resolve(style ?? ForegroundStyle())._fill(in: local)
+        if let matrix = context.colorMatrix { fill = fill.mapColors(matrix.apply(to:)) }
+        fill = fill.transformed(by: place).opacity(context.opacity)
+        return DisplayItem.Leaf(path: path, fill: fill, fillRule: .nonZero, blendMode: context.blendMode ?? .normal, clips: context.clips,
+                                shadows: context.leafShadows, glyphs: glyphs, textSummary: .text(text.string, fonts, masks: masks))
+    }
+
+    /// The text's glyphs as runs for masks, one per paint, at `scale` device pixels per point,
+    /// relative to the Text's device origin; its colour glyphs; what explain warns of.
+    private func runs(of text: PlacedText, groupOfRun: [Int], groups count: Int, scale s: Double) -> TextLoweringMemo.Lowered {
+        var glyphs = [[GlyphRun.Glyph]](repeating: [], count: count)
+        var boxes = [CGRect](repeating: .null, count: count)
+        var fonts = [[FontUse: Int]](repeating: [:], count: count)
+        var colorGlyphs: [PlacedGlyph] = []
+        var missing = 0
+        let total = text.layout.glyphCount
+        for k in 0..<count { glyphs[k].reserveCapacity(total) }
+        // Fonts counted run by run (consecutive glyphs mostly share one), for `explain`.
+        var counting: (group: Int, use: FontUse, count: Int)?
+        for line in text.layout.lines {
+            for g in line.glyphs {
+                if g.glyph == 0 { missing += 1 }
+                if g.font.hasColorBitmaps {
+                    colorGlyphs.append(g)
+                    continue
+                }
+                guard g.style < groupOfRun.count else { continue }
+                let group = groupOfRun[g.style]
+                if let c = counting, c.group == group, c.use.font === g.font, c.use.size == g.size {
+                    counting!.count += 1
+                } else {
+                    if let c = counting { fonts[c.group][c.use, default: 0] += c.count }
+                    counting = (group, FontUse(font: g.font, size: g.size), 1)
+                }
+                let box = g.inkBounds
+                guard !box.isNull, box.width > 0 || box.height > 0 else { continue }
+                // Font units, y up → device pixels from the Text's origin, y down.
+                let x = g.x * s, y = g.baseline * s
+                let k = g.size / Double(g.font.unitsPerEm) * s
+                glyphs[group].append(GlyphRun.Glyph(font: g.font, glyph: g.glyph, pixelsPerEm: g.size * s, x: x, y: y, inkBounds: box))
+                boxes[group] = boxes[group].union(CGRect(x: x + box.minX * k, y: y - box.maxY * k, width: box.width * k, height: box.height * k))
             }
         }
-        for path in picked.sorted() {
+        if let c = counting { fonts[c.group][c.use, default: 0] += c.count }
+        return TextLoweringMemo.Lowered(groups: (0..<count).map { (GlyphRun.Storage(glyphs[$0]), boxes[$0], fonts[$0]) },
+                                        colorGlyphs: colorGlyphs, missing: missing, fontconfig: fontconfigPaths(fonts))
+    }
+
+    /// The files of the fonts fontconfig picked among `fonts` (the chain had none for some
+    /// characters): they depend on the machine.
+    private func fontconfigPaths(_ fonts: [[FontUse: Int]]) -> [String] {
+        var picked: Set<String> = []
+        for uses in fonts {
+            for use in uses.keys where FontLibrary.isFromFontconfig(use.font) { picked.insert(use.font.face.path) }
+        }
+        return picked.sorted()
+    }
+
+    private func warnAbout(_ text: PlacedText, _ missing: Int, _ fontconfig: [String]) {
+        if missing > 0 {
+            notes.warn("text “\(text.string.prefix(40))” has \(missing) character\(missing == 1 ? "" : "s") that no installed font draws: "
+                       + "drawn as missing-glyph boxes (install a font for the script, or register one with --fonts)")
+        }
+        for path in fontconfig {
             notes.warn("text “\(text.string.prefix(40))” draws characters that no font of the fallback chain has with \(path), "
                        + "which fontconfig picked: a machine with other fonts may draw them differently")
         }
-        for (style, outlines, glyphs, fonts, box) in groups {
-            // Masks: the path is the box around the glyphs' inks (bounds for planning, never
-            // filled).
-            let path = useMasks ? (box.isNull ? Path() : Path(box)) : outlines
-            guard !path.isEmpty else { continue }
-            var fill = context.environment.resolve(style ?? ForegroundStyle())._fill(in: local)
-            if let matrix = context.colorMatrix { fill = fill.mapColors(matrix.apply(to:)) }
-            fill = fill.transformed(by: place).opacity(context.opacity)
-            items.append(.leaf(.init(path: path, fill: fill, fillRule: .nonZero, blendMode: context.blendMode ?? .normal,
-                                     clips: context.clips, shadows: context.leafShadows, glyphs: useMasks ? GlyphRun(glyphs: glyphs) : nil,
-                                     textSummary: .text(text.string, fonts, masks: useMasks))))
-        }
+    }
+
+    private func lowerColorGlyphs(_ colorGlyphs: [PlacedGlyph], _ text: PlacedText, in rect: CGRect, _ place: CGAffineTransform,
+                                  _ context: LowerContext, into items: inout [DisplayItem]) {
         // Colour glyphs (emoji) keep their own colours: image leaves after the outlines, with the
         // same opacity, blend mode, clips and shadows. Their bitmaps (109 ppem in Noto Color
         // Emoji) are reduced by area averaging to the device size they are drawn at.
