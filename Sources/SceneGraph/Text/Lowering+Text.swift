@@ -1,6 +1,36 @@
 import Foundation
 import Typography
 
+/// The glyphs each paint of a Text draws, per font and size, for `explain`: counted run by run
+/// (consecutive glyphs mostly share a font), not looked up glyph by glyph.
+struct FontCount {
+    private var counts: [[FontUse: Int]]
+    private var current: (group: Int, use: FontUse, count: Int)?
+
+    init(groups: Int) { counts = [[FontUse: Int]](repeating: [:], count: groups) }
+
+    mutating func add(_ g: PlacedGlyph, to group: Int) {
+        if let c = current, c.group == group, c.use.font === g.font, c.use.size == g.size {
+            current!.count += 1
+        } else {
+            flush()
+            current = (group, FontUse(font: g.font, size: g.size), 1)
+        }
+    }
+
+    private mutating func flush() {
+        if let c = current { counts[c.group][c.use, default: 0] += c.count }
+        current = nil
+    }
+
+    /// Per group, the glyphs of each font and size.
+    var finished: [[FontUse: Int]] {
+        var copy = self
+        copy.flush()
+        return copy.counts
+    }
+}
+
 /// Glyph outlines are flattened within this many device pixels: glyph curves are small and
 /// tight, and at the rasterizer's 0.1 px a 17 px glyph is up to 19–26 levels off its exact
 /// coverage; at 0.02 px within about 3 (measured for TEXT.md, §5.2).
@@ -16,12 +46,12 @@ extension Lowering {
         let place = CGAffineTransform(translationX: rect.minX, y: rect.minY).concatenating(context.transform)
         // Runs painted alike share a leaf: each run with a style of its own gets a group, all
         // the runs without one share the environment's.
-        // Per paint: its style, and for outlines their path and fonts.
-        var groups: [(style: (any ShapeStyle)?, path: Path, fonts: [FontUse: Int])] = []
+        // Per paint: its style, and for outlines their path.
+        var groups: [(style: (any ShapeStyle)?, path: Path)] = []
         var shared: Int?
         let groupOfRun: [Int] = text.styles.map { style in
             if style == nil, let shared { return shared }
-            groups.append((style, Path(), [:]))
+            groups.append((style, Path()))
             if style == nil { shared = groups.count - 1 }
             return groups.count - 1
         }
@@ -49,27 +79,17 @@ extension Lowering {
         }
         var colorGlyphs: [PlacedGlyph] = []
         var missing = 0
-        for line in text.layout.lines { for g in line.glyphs where g.glyph == 0 { missing += 1 } }
-        // Fonts counted run by run (consecutive glyphs mostly share one), for `explain`.
-        var counting: (group: Int, use: FontUse, count: Int)?
-        func flush() {
-            if let c = counting { groups[c.group].fonts[c.use, default: 0] += c.count }
-            counting = nil
-        }
+        var fonts = FontCount(groups: groups.count)
         for line in text.layout.lines {
             for g in line.glyphs {
+                if g.glyph == 0 { missing += 1 }
                 if g.font.hasColorBitmaps {
                     colorGlyphs.append(g)
                     continue
                 }
                 guard g.style < groupOfRun.count else { continue }
                 let group = groupOfRun[g.style]
-                if let c = counting, c.group == group, c.use.font === g.font, c.use.size == g.size {
-                    counting!.count += 1
-                } else {
-                    flush()
-                    counting = (group, FontUse(font: g.font, size: g.size), 1)
-                }
+                fonts.add(g, to: group)
                 // Font units, y up → points in the Text's frame, y down → device.
                 let scale = g.size / Double(g.font.unitsPerEm)
                 let toDevice = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: g.x, ty: g.baseline).concatenating(place)
@@ -78,10 +98,10 @@ extension Lowering {
                 groups[group].path.addPath(glyphOutline(outline, toDevice, pixelsPerEm: g.size * sqrt(abs(place.a * place.d - place.b * place.c))))
             }
         }
-        flush()
-        warnAbout(text, missing, fontconfigPaths(groups.map(\.fonts)))
-        for (style, outlines, fonts) in groups where !outlines.isEmpty {
-            items.append(.leaf(leaf(for: style, path: outlines, text, local, place, context, glyphs: nil, fonts: fonts, masks: false)))
+        let used = fonts.finished
+        warnAbout(text, missing, fontconfigPaths(used))
+        for (k, group) in groups.enumerated() where !group.path.isEmpty {
+            items.append(.leaf(leaf(for: group.style, path: group.path, text, local, place, context, glyphs: nil, fonts: used[k], masks: false)))
         }
         lowerColorGlyphs(colorGlyphs, text, in: rect, place, context, into: &items)
     }
@@ -102,13 +122,11 @@ extension Lowering {
     private func runs(of text: PlacedText, groupOfRun: [Int], groups count: Int, scale s: Double) -> TextLoweringMemo.Lowered {
         var glyphs = [[GlyphRun.Glyph]](repeating: [], count: count)
         var boxes = [CGRect](repeating: .null, count: count)
-        var fonts = [[FontUse: Int]](repeating: [:], count: count)
+        var fonts = FontCount(groups: count)
         var colorGlyphs: [PlacedGlyph] = []
         var missing = 0
         let total = text.layout.glyphCount
         for k in 0..<count { glyphs[k].reserveCapacity(total) }
-        // Fonts counted run by run (consecutive glyphs mostly share one), for `explain`.
-        var counting: (group: Int, use: FontUse, count: Int)?
         for line in text.layout.lines {
             for g in line.glyphs {
                 if g.glyph == 0 { missing += 1 }
@@ -118,12 +136,7 @@ extension Lowering {
                 }
                 guard g.style < groupOfRun.count else { continue }
                 let group = groupOfRun[g.style]
-                if let c = counting, c.group == group, c.use.font === g.font, c.use.size == g.size {
-                    counting!.count += 1
-                } else {
-                    if let c = counting { fonts[c.group][c.use, default: 0] += c.count }
-                    counting = (group, FontUse(font: g.font, size: g.size), 1)
-                }
+                fonts.add(g, to: group)
                 let box = g.inkBounds
                 guard !box.isNull, box.width > 0 || box.height > 0 else { continue }
                 // Font units, y up → device pixels from the Text's origin, y down.
@@ -133,9 +146,9 @@ extension Lowering {
                 boxes[group] = boxes[group].union(CGRect(x: x + box.minX * k, y: y - box.maxY * k, width: box.width * k, height: box.height * k))
             }
         }
-        if let c = counting { fonts[c.group][c.use, default: 0] += c.count }
-        return TextLoweringMemo.Lowered(groups: (0..<count).map { (GlyphRun.Storage(glyphs[$0]), boxes[$0], fonts[$0]) },
-                                        colorGlyphs: colorGlyphs, missing: missing, fontconfig: fontconfigPaths(fonts))
+        let used = fonts.finished
+        return TextLoweringMemo.Lowered(groups: (0..<count).map { (GlyphRun.Storage(glyphs[$0]), boxes[$0], used[$0]) },
+                                        colorGlyphs: colorGlyphs, missing: missing, fontconfig: fontconfigPaths(used))
     }
 
     /// The files of the fonts fontconfig picked among `fonts` (the chain had none for some
