@@ -178,6 +178,22 @@ private func bidiLevels(_ text: String) -> (levels: [UInt8], paragraphs: [UInt8]
 /// before them, so joined text keeps its font across a space), grouped into items of one font
 /// and one bidi level. Ranges are UTF-8 offsets in the run's text.
 private func items(of run: TextRun, levels: [UInt8], at start: Int) -> [(range: Range<Int>, font: FontInstance, level: UInt8)] {
+    let utf8 = run.text.utf8
+    if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), levels[start..<(start + utf8.count)].allSatisfy({ $0 == 0 }) {
+        // Printable ASCII left to right (most UI text): one item in the run's font when that
+        // font draws each of its characters, as the loop below would find, asking once per
+        // distinct character instead of once per character.
+        var asked = [Bool](repeating: false, count: 128)
+        var covered = true
+        for byte in utf8 where !asked[Int(byte)] {
+            asked[Int(byte)] = true
+            if run.font.glyph(for: Unicode.Scalar(byte)) == nil {
+                covered = false
+                break
+            }
+        }
+        if covered { return utf8.isEmpty ? [] : [(0..<utf8.count, run.font, 0)] }
+    }
     var out: [(range: Range<Int>, font: FontInstance, level: UInt8)] = []
     var offset = 0
     let bold = (run.font.weight ?? 400) >= 600

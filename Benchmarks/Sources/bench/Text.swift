@@ -31,6 +31,8 @@ struct TextRow: Codable {
     var warmOverBlend2d: Double?
     var drawOverBlend2d: Double?
     var shapingMs: Double?
+    /// HarfBuzz alone shaping the same text in one call (no fallback, bidi or lines).
+    var harfBuzzMs: Double?
     var characters: Int?
 }
 
@@ -68,16 +70,26 @@ private func labels() -> AnyView {
 /// Shapes and lays out the page's text `runs` times, each time a text not seen before (layOut
 /// keeps what it shaped), as the series and `--profile text-shaping` measure it; the median ms.
 func profileShaping(runs: Int) throws -> Double {
+    try shapingTimes(runs: runs).layOut
+}
+
+/// The page's text laid out (`layOut`: fallback, bidi, HarfBuzz, line breaks, lines) and, for
+/// comparison, shaped by HarfBuzz alone in one call (`FontInstance.shape`, a thin wrapper of
+/// `hb_shape`): median ms of each, a text not seen before each time.
+func shapingTimes(runs: Int) throws -> (layOut: Double, harfBuzz: Double) {
     let font = try SystemFont.instance(size: 17, weight: 400, italic: false)
     let text = String(repeating: paragraph, count: 24)
-    var t: [Double] = []
+    var t: [Double] = [], h: [Double] = []
     for k in 0..<runs {
         let unique = text + String(k)
-        let t0 = now()
+        var t0 = now()
         _ = layOut([TextRun(text: unique, font: font, size: 17)], width: 1880)
         t.append(ms(now() - t0))
+        t0 = now()
+        _ = font.shape(unique)
+        h.append(ms(now() - t0))
     }
-    return median(t)
+    return (median(t), median(h))
 }
 
 /// The text scenes by their `--profile` names.
@@ -218,7 +230,8 @@ func textSeries(runs: Int) throws -> [TextRow] {
         }
         let b2d = blend2d(glyphRuns, width: 1920, height: 1080, name: name)
         var shaping: Double?
-        if name == "page" { shaping = try profileShaping(runs: runs) }
+        var harfBuzz: Double?
+        if name == "page" { (shaping, harfBuzz) = try shapingTimes(runs: runs) }
         let (w, d, c, k) = (median(warm), median(draw), median(cold), median(cairoTimes))
         // New masks per ms: the cold frame's rasterized masks over the time it took beyond the
         // warm frame's.
@@ -226,7 +239,7 @@ func textSeries(runs: Int) throws -> [TextRow] {
         let row = TextRow(scene: name, glyphs: glyphs, warmMs: w, drawMs: d, coldMs: c, newMasksPerMs: c > w ? misses / (c - w) : misses / c,
                           cairoMs: k, blend2dMs: b2d, warmOverCairo: w / k, drawOverCairo: d / k, warmOverBlend2d: b2d.map { w / $0 },
                           drawOverBlend2d: b2d.map { d / $0 },
-                          shapingMs: shaping, characters: name == "page" ? characters : nil)
+                          shapingMs: shaping, harfBuzzMs: harfBuzz, characters: name == "page" ? characters : nil)
         rows.append(row)
         print("  " + name.padding(toLength: 8, withPad: " ", startingAt: 0)
               + String(format: " %7d %7.2f %7.2f %7.2f %9.0f %7.2f", glyphs, w, d, c, row.newMasksPerMs, k)
@@ -234,7 +247,10 @@ func textSeries(runs: Int) throws -> [TextRow] {
               + String(format: " %11.2f %11.2f", row.warmOverCairo, row.drawOverCairo)
               + (row.warmOverBlend2d.map { String(format: " %9.2f", $0) } ?? "         –")
               + (row.drawOverBlend2d.map { String(format: " %9.2f", $0) } ?? "         –"))
-        if let shaping { print(String(format: "  shaping and line breaking the page's %d characters: %.2f ms", characters, shaping)) }
+        if let shaping, let harfBuzz {
+            print(String(format: "  shaping and line breaking the page's %d characters: %.2f ms (HarfBuzz's hb_shape alone: %.2f ms)",
+                         characters, shaping, harfBuzz))
+        }
     }
     return rows
 }
