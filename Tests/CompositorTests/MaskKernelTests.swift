@@ -84,4 +84,25 @@ import Testing
         }
         #expect(differing == 0, "seed \(seed): \(differing) pixels differ")
     }
+
+    /// Masks given in reverse reading order (the kernel's insertion sort gives up and sorts
+    /// otherwise) and masks cut by the surface's right edge draw as pixman's route does.
+    @Test func reversedAndCutMasksEqualPixmansRoute() throws {
+        var masks: [(mask: Surface, x: Int, y: Int)] = []
+        for k in 0..<300 {
+            let m = try Surface(width: 7, height: 9, format: .a8)
+            let bytes = m.data.assumingMemoryBound(to: UInt8.self)
+            for y in 0..<9 { for x in 0..<7 { bytes[y * m.stride + x] = UInt8((x * 37 + y * 11 + k) % 256) } }
+            masks.append((m, (k % 30) * 6 - 4, (k / 30) * 8))
+        }
+        masks.reverse()
+        let kernel = try Surface(width: 177, height: 80), pixman = try Surface(width: 177, height: 80)
+        kernel.fill(Color(white: 0.5, opacity: 0.5))
+        pixman.fill(Color(white: 0.5, opacity: 0.5))
+        let color = Color(red: 0.2, green: 0.4, blue: 0.9)
+        try Canvas(kernel).fill(masks: masks, with: .color(color))
+        try Canvas(pixman).fillWithPixman(masks: masks, rect: PixelRect(x: 0, y: 0, width: 177, height: 80), paint: .color(color),
+                                          paintTransform: .identity, opacity: 1, blendMode: .normal, clipMask: nil)
+        #expect(try kernel.compare(to: pixman).maxChannelDifference == 0)
+    }
 }

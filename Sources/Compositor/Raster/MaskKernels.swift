@@ -126,12 +126,18 @@ enum MaskKernels {
     /// the destination from `pixel` (rows `pixelsPerRow` apart), four at a time where they
     /// have coverage.
     @inline(__always)
-    private static func blend(_ coverage: UnsafePointer<UInt8>, stride: Int, rows: Int, count: Int,
+    ///
+    /// `reach` (≥ `count`): how far quads may go, the coverage bytes between `count` and it
+    /// being 0 and readable, and the destination pixels there in the row (coverage 0 leaves a
+    /// pixel exactly as it is), so a row's last pixels are a quad too where its mask's padding
+    /// allows.
+    private static func blend(_ coverage: UnsafePointer<UInt8>, stride: Int, rows: Int, count: Int, reach: Int,
                               onto pixel: UnsafeMutablePointer<UInt32>, pixelsPerRow: Int, _ source: UInt32, _ alpha8: UInt32) {
+        let quads = (count + 3) & ~3 <= reach ? (count + 3) & ~3 : count
         for y in 0..<rows {
             let c = coverage + y * stride, row = pixel + y * pixelsPerRow
             var i = 0
-            while i + 4 <= count {
+            while i + 4 <= quads {
                 let quad = UnsafeRawPointer(c + i).loadUnaligned(as: UInt32.self)
                 if quad != 0 { blend4(row + i, quad, source, alpha8) }
                 i += 4
@@ -139,6 +145,30 @@ enum MaskKernels {
             while i < count {
                 if c[i] != 0 { blend1(row + i, UInt32(c[i]), source, alpha8) }
                 i += 1
+            }
+        }
+    }
+
+    /// Sorts by insertion: linear for what is already almost in order (glyphs come in reading
+    /// order, so a band's boxes mostly are), where the library's sort allocates and merges.
+    /// Past 8 moves an element on average (an order far from sorted) it hands over to the
+    /// library's sort, so it is never quadratic.
+    @inline(__always)
+    private static func sortNearlySorted<T>(_ a: inout [T], by less: (T, T) -> Bool) {
+        guard a.count > 1 else { return }
+        var budget = 8 * a.count
+        for i in 1..<a.count {
+            let x = a[i]
+            var j = i
+            while j > 0, less(x, a[j - 1]) {
+                a[j] = a[j - 1]
+                j -= 1
+                budget -= 1
+            }
+            a[j] = x
+            if budget < 0 {
+                a.sort(by: less)
+                return
             }
         }
     }
@@ -155,6 +185,10 @@ enum MaskKernels {
         struct Box {
             var data: UnsafePointer<UInt8>, stride: Int, x: Int, y: Int
             var left: Int, top: Int, right: Int, bottom: Int
+            /// Coverage bytes readable from `left` in each row, those past `right` being 0: the
+            /// row's padding (pixman's A8 rows are whole 4-byte words, zeroed when made) when
+            /// the box is not cut on the right, else none.
+            var reach: Int
         }
         var boxes: [Box] = []
         boxes.reserveCapacity(masks.count)
@@ -162,8 +196,9 @@ enum MaskKernels {
             let left = max(rect.x, m.x), right = min(rect.maxX, m.x + m.mask.width)
             let top = max(rect.y, m.y), bottom = min(rect.maxY, m.y + m.mask.height)
             guard left < right, top < bottom else { continue }
+            let reach = right == m.x + m.mask.width ? m.mask.stride - (left - m.x) : right - left
             boxes.append(Box(data: UnsafePointer(m.mask.data.assumingMemoryBound(to: UInt8.self)), stride: m.mask.stride,
-                             x: m.x, y: m.y, left: left, top: top, right: right, bottom: bottom))
+                             x: m.x, y: m.y, left: left, top: top, right: right, bottom: bottom, reach: reach))
         }
         guard !boxes.isEmpty else { return }
         boxes.sort { $0.top < $1.top }
@@ -178,7 +213,7 @@ enum MaskKernels {
         // What covers a band: a lone mask's rows or a cluster's region of the scratch arena, as
         // a pointer to its row 0, column `left` (rows `stride` bytes apart).
         struct Segment {
-            var coverage: UnsafePointer<UInt8>?, stride: Int, left: Int, right: Int, top: Int, bottom: Int
+            var coverage: UnsafePointer<UInt8>?, stride: Int, left: Int, right: Int, top: Int, bottom: Int, reach: Int
             var scratch: Int
             var firstMember = -1
         }
@@ -198,7 +233,8 @@ enum MaskKernels {
                 y0 = boxes[next].top - (boxes[next].top - rect.y) % bandRows
                 continue
             }
-            order = active.sorted { boxes[$0].left < boxes[$1].left }
+            order = active
+            sortNearlySorted(&order) { boxes[$0].left < boxes[$1].left }
             let n = order.count
             parent.removeAll(keepingCapacity: true)
             parent.append(contentsOf: 0..<n)
@@ -242,7 +278,7 @@ enum MaskKernels {
                 if link[first] < 0 {
                     let b = boxes[order[first]]
                     segments.append(Segment(coverage: b.data + (b.left - b.x) - b.y * b.stride, stride: b.stride, left: b.left,
-                                            right: b.right, top: max(b.top, y0), bottom: min(b.bottom, y1), scratch: -1))
+                                            right: b.right, top: max(b.top, y0), bottom: min(b.bottom, y1), reach: b.reach, scratch: -1))
                     continue
                 }
                 var left = Int.max, right = Int.min, top = Int.max, bottom = Int.min
@@ -253,9 +289,11 @@ enum MaskKernels {
                     top = min(top, max(b.top, y0)); bottom = max(bottom, min(b.bottom, y1))
                     k = link[k]
                 }
-                segments.append(Segment(coverage: nil, stride: right - left, left: left, right: right, top: top, bottom: bottom,
-                                        scratch: used))
-                used += (right - left) * (bottom - top)
+                // Rows of whole 4-byte words, zeroed: the last pixels are a quad too.
+                let stride = (right - left + 3) & ~3
+                segments.append(Segment(coverage: nil, stride: stride, left: left, right: right, top: top, bottom: bottom,
+                                        reach: stride, scratch: used))
+                used += stride * (bottom - top)
                 // Members: added into the region once it exists (below).
                 segments[segments.count - 1].firstMember = first
             }
@@ -296,12 +334,13 @@ enum MaskKernels {
             }
             // Row by row, left to right, so the destination is read in order (it is rarely in
             // cache, and a glyph-by-glyph order defeats the prefetcher).
-            segments.sort { $0.left < $1.left }
+            sortNearlySorted(&segments) { $0.left < $1.left }
             for y in max(y0, rect.y)..<y1 {
                 let row = base + y * pixelsPerRow
                 for segment in segments where segment.top <= y && y < segment.bottom {
                     blend(segment.coverage! + y * segment.stride, stride: 0, rows: 1, count: segment.right - segment.left,
-                          onto: row + segment.left, pixelsPerRow: 0, source, alpha8)
+                          reach: min(segment.reach, destination.width - segment.left), onto: row + segment.left, pixelsPerRow: 0,
+                          source, alpha8)
                 }
             }
             y0 = y1
