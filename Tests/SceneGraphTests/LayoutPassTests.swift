@@ -52,4 +52,27 @@ import Testing
         // height 4; centred in 100 × 100 at x 37, y 48.
         #expect(tree.rect == CGRect(x: 37, y: 48, width: 26, height: 4))
     }
+
+    /// A Text asked its size under many proposals gets, for each, the very layout `layOut`
+    /// makes for that width and height, though the pass makes one layout per width and reuses
+    /// it for heights that drop no line: one-line and wrapped texts, a line limit, heights of
+    /// 0, below, at and above the text's height, and none.
+    @Test func textLayoutsIgnoreHeightsThatDropNothing() throws {
+        let font = try SystemFont.instance(size: 17, weight: 400, italic: false)
+        for (string, limit) in [("Disponible", nil), ("one two three four five six seven", nil), ("one two three four five six", 2)] as [(String, Int?)] {
+            let pass = LayoutPass(resolve(Text(string).lineLimit(limit)))
+            let text = try #require((0..<pass.nodeCount).first { if case .leaf(.text) = pass.node($0) { true } else { false } })
+            let runs = [TextRun(text: string, font: font, size: 17)]
+            let paragraph = ParagraphStyle(lineLimit: limit)
+            for width in [nil, 0, 60, 120, 1000] as [CGFloat?] {
+                let natural = layOut(runs, paragraph: paragraph, width: width.map(Double.init)).size.height
+                for height in [nil, 0, natural / 2, natural - 0.001, natural, natural + 5] as [CGFloat?] {
+                    let got = pass.textLayout(text, ProposedSize(width: width, height: height))
+                    let want = layOut(runs, paragraph: paragraph, width: width.map(Double.init), height: height.map(Double.init))
+                    #expect(got.size == want.size && got.truncated == want.truncated && got.lines.map(\.glyphs) == want.lines.map(\.glyphs),
+                            "\(string) \(String(describing: width)) \(String(describing: height))")
+                }
+            }
+        }
+    }
 }

@@ -195,11 +195,26 @@ final class LayoutPass {
 
     /// Text node `i` laid out for `proposal` (its width wraps, its height keeps whole lines),
     /// once per proposal.
+    ///
+    /// Only the width wraps; a height matters only when it drops lines. So the layout without a
+    /// height is made once per width, and serves every height that keeps all its lines (or
+    /// when it has one line, which a height never drops): a stack's several proposals to a
+    /// label cost one layout, not one per height (`textLayoutsIgnoreHeightsThatDropNothing`).
     func textLayout(_ i: Int, _ proposal: ProposedSize) -> TextLayout {
         if let known = textLayouts[i]?.first(where: { $0.0 == proposal }) { return known.1 }
         guard let text = texts[i] else { return .empty }
-        let made = layOut(text.runs, paragraph: text.paragraph, width: proposal.width.map(Double.init),
-                          height: proposal.height.map(Double.init))
+        let width = proposal.width.map(Double.init)
+        let unbounded = ProposedSize(width: proposal.width, height: nil)
+        let free: TextLayout
+        if let known = textLayouts[i]?.first(where: { $0.0 == unbounded }) {
+            free = known.1
+        } else {
+            free = layOut(text.runs, paragraph: text.paragraph, width: width)
+            textLayouts[i, default: []].append((unbounded, free))
+        }
+        guard let height = proposal.height.map(Double.init) else { return free }
+        let made = free.lines.count == 1 || (!free.lines.isEmpty && height >= free.size.height)
+            ? free : layOut(text.runs, paragraph: text.paragraph, width: width, height: height)
         textLayouts[i, default: []].append((proposal, made))
         return made
     }
