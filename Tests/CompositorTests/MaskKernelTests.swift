@@ -4,8 +4,9 @@ import Testing
 
 /// The engine's glyph-mask kernel against pixman's route for the same fill (ADD the masks into
 /// one A8 image, IN the opacity, OVER through it): byte for byte, on random masks that overlap
-/// (or sit apart in lines, as glyphs do) and run past the band edges and the clip, random
-/// colours (opaque and not), opacities and destinations (transparent, opaque and translucent).
+/// (or sit apart in lines, as glyphs do), run past the band edges and the clip and have
+/// garbage in their rows' padding, random colours (opaque and not), opacities and destinations
+/// (transparent, opaque and translucent).
 @Suite struct MaskKernelTests {
     private struct Generator {
         var state: UInt64
@@ -30,6 +31,8 @@ import Testing
                     let r = g.below(10)
                     bytes[y * m.stride + x] = r < 4 ? 0 : r < 7 ? 255 : UInt8(g.below(256))
                 }
+                // Whatever lies in a row's padding is not coverage.
+                for x in w..<m.stride { bytes[y * m.stride + x] = UInt8(1 + g.below(255)) }
             }
             if seed % 2 == 0 {
                 // Anywhere: mostly overlapping, so clusters are added in the scratch buffer.

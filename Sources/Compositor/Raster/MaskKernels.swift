@@ -127,20 +127,26 @@ enum MaskKernels {
     /// have coverage.
     @inline(__always)
     ///
-    /// `reach` (≥ `count`): how far quads may go, the coverage bytes between `count` and it
-    /// being 0 and readable, and the destination pixels there in the row (coverage 0 leaves a
-    /// pixel exactly as it is), so a row's last pixels are a quad too where its mask's padding
-    /// allows.
+    /// `reach` (≥ `count`): how far a row's coverage bytes may be read and its pixels
+    /// rewritten. A row's last pixels are then one more quad, its bytes past `count` masked
+    /// off (so whatever they hold counts as 0, and coverage 0 leaves a pixel exactly as it is).
     private static func blend(_ coverage: UnsafePointer<UInt8>, stride: Int, rows: Int, count: Int, reach: Int,
                               onto pixel: UnsafeMutablePointer<UInt32>, pixelsPerRow: Int, _ source: UInt32, _ alpha8: UInt32) {
-        let quads = (count + 3) & ~3 <= reach ? (count + 3) & ~3 : count
+        let whole = count & ~3, rest = count - whole
+        let lastQuad = rest > 0 && whole + 4 <= reach
+        let keep = UInt32.max >> (32 - 8 * UInt32(max(rest, 1)))
         for y in 0..<rows {
             let c = coverage + y * stride, row = pixel + y * pixelsPerRow
             var i = 0
-            while i + 4 <= quads {
+            while i < whole {
                 let quad = UnsafeRawPointer(c + i).loadUnaligned(as: UInt32.self)
                 if quad != 0 { blend4(row + i, quad, source, alpha8) }
                 i += 4
+            }
+            if lastQuad {
+                let quad = UnsafeRawPointer(c + i).loadUnaligned(as: UInt32.self) & keep
+                if quad != 0 { blend4(row + i, quad, source, alpha8) }
+                continue
             }
             while i < count {
                 if c[i] != 0 { blend1(row + i, UInt32(c[i]), source, alpha8) }
@@ -185,9 +191,8 @@ enum MaskKernels {
         struct Box {
             var data: UnsafePointer<UInt8>, stride: Int, x: Int, y: Int
             var left: Int, top: Int, right: Int, bottom: Int
-            /// Coverage bytes readable from `left` in each row, those past `right` being 0: the
-            /// row's padding (pixman's A8 rows are whole 4-byte words, zeroed when made) when
-            /// the box is not cut on the right, else none.
+            /// How far from `left` each row may be read (to the end of the mask's row: pixman's
+            /// A8 rows are whole 4-byte words) and rewritten (to the end of `rect`).
             var reach: Int
         }
         var boxes: [Box] = []
@@ -196,7 +201,7 @@ enum MaskKernels {
             let left = max(rect.x, m.x), right = min(rect.maxX, m.x + m.mask.width)
             let top = max(rect.y, m.y), bottom = min(rect.maxY, m.y + m.mask.height)
             guard left < right, top < bottom else { continue }
-            let reach = right == m.x + m.mask.width ? m.mask.stride - (left - m.x) : right - left
+            let reach = min(m.mask.stride - (left - m.x), rect.maxX - left)
             boxes.append(Box(data: UnsafePointer(m.mask.data.assumingMemoryBound(to: UInt8.self)), stride: m.mask.stride,
                              x: m.x, y: m.y, left: left, top: top, right: right, bottom: bottom, reach: reach))
         }
@@ -289,10 +294,10 @@ enum MaskKernels {
                     top = min(top, max(b.top, y0)); bottom = max(bottom, min(b.bottom, y1))
                     k = link[k]
                 }
-                // Rows of whole 4-byte words, zeroed: the last pixels are a quad too.
+                // Rows of whole 4-byte words: the last pixels are a quad too.
                 let stride = (right - left + 3) & ~3
                 segments.append(Segment(coverage: nil, stride: stride, left: left, right: right, top: top, bottom: bottom,
-                                        reach: stride, scratch: used))
+                                        reach: min(stride, rect.maxX - left), scratch: used))
                 used += stride * (bottom - top)
                 // Members: added into the region once it exists (below).
                 segments[segments.count - 1].firstMember = first
@@ -339,7 +344,7 @@ enum MaskKernels {
                 let row = base + y * pixelsPerRow
                 for segment in segments where segment.top <= y && y < segment.bottom {
                     blend(segment.coverage! + y * segment.stride, stride: 0, rows: 1, count: segment.right - segment.left,
-                          reach: min(segment.reach, destination.width - segment.left), onto: row + segment.left, pixelsPerRow: 0,
+                          reach: segment.reach, onto: row + segment.left, pixelsPerRow: 0,
                           source, alpha8)
                 }
             }
