@@ -101,11 +101,11 @@ docs: deps
 	done
 
 # The suite under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each in its own
-# build folder. Leaks inside the toolchain's XCTest and Foundation, and fontconfig's one-time
-# configuration leak, are suppressed (.ci/lsan.supp; the fuzzers use the same file).
+# build folder. Leaks inside the toolchain's XCTest and Foundation are suppressed (.ci/lsan.supp;
+# the fuzzers use the same file).
 SANITIZE_BUILD ?= .build/sanitize
 sanitize: deps
-	SNAPSHOT_TESTING_RECORD=never LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp ASAN_OPTIONS=fast_unwind_on_malloc=0 \
+	SNAPSHOT_TESTING_RECORD=never LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp \
 		$(SWIFT) test --sanitize=address --scratch-path $(SANITIZE_BUILD)/address
 	SNAPSHOT_TESTING_RECORD=never $(SWIFT) test --sanitize=thread --scratch-path $(SANITIZE_BUILD)/thread
 

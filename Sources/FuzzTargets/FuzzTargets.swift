@@ -170,10 +170,8 @@ public enum FuzzTargets {
     }
 
     /// Every target by name, for the fuzz executables and the corpus replay.
-    /// What a target sets up once before its first input (the fuzz driver runs it with
-    /// LeakSanitizer off), so that one-time work of the libraries below is not taken for a leak:
-    /// fontconfig's configuration (which keeps blocks it allocated while parsing it, see
-    /// `.ci/lsan.supp`).
+    /// What a target sets up once before its first input, so that one-time work of the
+    /// libraries below is not timed or counted as an input's: fontconfig's configuration.
     public static func prepare(_ target: String) {
         if target == "text" || target == "scene" { FontLibrary.startFontconfig() }
     }

@@ -15,20 +15,11 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 private func runDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
                        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
 
-// LeakSanitizer's switch (the fuzzers always link AddressSanitizer): what is allocated while it
-// is off is never reported.
-@_silgen_name("__lsan_disable") private func lsanDisable()
-@_silgen_name("__lsan_enable") private func lsanEnable()
-
 /// Runs libFuzzer's driver (its command line: corpus folders, -max_total_time …) on `target`.
 public func runFuzzer(_ target: String, _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     selected = FuzzTargets.all[target]!
-    // One-time set-up of the libraries below (fontconfig keeps blocks of its configuration,
-    // see .ci/lsan.supp): not an input's leak, and libFuzzer's leak check would report it with
-    // every later input that grows a cache.
-    lsanDisable()
+    // One-time set-up of the libraries below, before the first input.
     FuzzTargets.prepare(target)
-    lsanEnable()
     var count = argc
     var arguments = argv
     return runDriver(&count, &arguments, fuzzOneInput)
