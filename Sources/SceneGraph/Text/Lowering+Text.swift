@@ -77,29 +77,16 @@ extension Lowering {
             lowerColorGlyphs(lowered.colorGlyphs, text, in: rect, place, context, into: &items)
             return
         }
-        var colorGlyphs: [PlacedGlyph] = []
-        var missing = 0
-        var fonts = FontCount(groups: groups.count)
-        for line in text.layout.lines {
-            for g in line.glyphs {
-                if g.glyph == 0 { missing += 1 }
-                if g.font.hasColorBitmaps {
-                    colorGlyphs.append(g)
-                    continue
-                }
-                guard g.style < groupOfRun.count else { continue }
-                let group = groupOfRun[g.style]
-                fonts.add(g, to: group)
-                // Font units, y up → points in the Text's frame, y down → device.
-                let scale = g.size / Double(g.font.unitsPerEm)
-                let toDevice = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: g.x, ty: g.baseline).concatenating(place)
-                let outline = g.font.outline(of: g.glyph)
-                guard !outline.isEmpty else { continue }
-                groups[group].path.addPath(glyphOutline(outline, toDevice, pixelsPerEm: g.size * sqrt(abs(place.a * place.d - place.b * place.c))))
-            }
+        let walked = walkGlyphs(of: text, groupOfRun: groupOfRun, groups: groups.count) { g, group in
+            // Font units, y up → points in the Text's frame, y down → device.
+            let scale = g.size / Double(g.font.unitsPerEm)
+            let toDevice = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: g.x, ty: g.baseline).concatenating(place)
+            let outline = g.font.outline(of: g.glyph)
+            guard !outline.isEmpty else { return }
+            groups[group].path.addPath(glyphOutline(outline, toDevice, pixelsPerEm: g.size * sqrt(abs(place.a * place.d - place.b * place.c))))
         }
-        let used = fonts.finished
-        warnAbout(text, missing, fontconfigPaths(used))
+        let (colorGlyphs, used) = (walked.colorGlyphs, walked.fonts)
+        warnAbout(text, walked.missing, fontconfigPaths(used))
         for (k, group) in groups.enumerated() where !group.path.isEmpty {
             items.append(.leaf(leaf(for: group.style, path: group.path, text, local, place, context, glyphs: nil, fonts: used[k], masks: false)))
         }
@@ -122,11 +109,30 @@ extension Lowering {
     private func runs(of text: PlacedText, groupOfRun: [Int], groups count: Int, scale s: Double) -> TextLoweringMemo.Lowered {
         var glyphs = [[GlyphRun.Glyph]](repeating: [], count: count)
         var boxes = [CGRect](repeating: .null, count: count)
+        let total = text.layout.glyphCount
+        for k in 0..<count { glyphs[k].reserveCapacity(total) }
+        let walked = walkGlyphs(of: text, groupOfRun: groupOfRun, groups: count) { g, group in
+            let box = g.inkBounds
+            guard !box.isNull, box.width > 0 || box.height > 0 else { return }
+            // Font units, y up → device pixels from the Text's origin, y down.
+            let x = g.x * s, y = g.baseline * s
+            let k = g.size / Double(g.font.unitsPerEm) * s
+            glyphs[group].append(GlyphRun.Glyph(font: g.font, glyph: g.glyph, pixelsPerEm: g.size * s, x: x, y: y, inkBounds: box))
+            boxes[group] = boxes[group].union(CGRect(x: x + box.minX * k, y: y - box.maxY * k, width: box.width * k, height: box.height * k))
+        }
+        return TextLoweringMemo.Lowered(groups: (0..<count).map { (GlyphRun.Storage(glyphs[$0]), boxes[$0], walked.fonts[$0]) },
+                                        colorGlyphs: walked.colorGlyphs, missing: walked.missing, fontconfig: fontconfigPaths(walked.fonts))
+    }
+
+    /// Every glyph of `text` in order: colour glyphs set aside, glyphs with no font counted as
+    /// missing, the others counted per font for `explain` and handed to `body` with their
+    /// paint's group.
+    @inline(__always)
+    private func walkGlyphs(of text: PlacedText, groupOfRun: [Int], groups count: Int, _ body: (PlacedGlyph, Int) -> Void)
+        -> (colorGlyphs: [PlacedGlyph], missing: Int, fonts: [[FontUse: Int]]) {
         var fonts = FontCount(groups: count)
         var colorGlyphs: [PlacedGlyph] = []
         var missing = 0
-        let total = text.layout.glyphCount
-        for k in 0..<count { glyphs[k].reserveCapacity(total) }
         for line in text.layout.lines {
             for g in line.glyphs {
                 if g.glyph == 0 { missing += 1 }
@@ -137,18 +143,10 @@ extension Lowering {
                 guard g.style < groupOfRun.count else { continue }
                 let group = groupOfRun[g.style]
                 fonts.add(g, to: group)
-                let box = g.inkBounds
-                guard !box.isNull, box.width > 0 || box.height > 0 else { continue }
-                // Font units, y up → device pixels from the Text's origin, y down.
-                let x = g.x * s, y = g.baseline * s
-                let k = g.size / Double(g.font.unitsPerEm) * s
-                glyphs[group].append(GlyphRun.Glyph(font: g.font, glyph: g.glyph, pixelsPerEm: g.size * s, x: x, y: y, inkBounds: box))
-                boxes[group] = boxes[group].union(CGRect(x: x + box.minX * k, y: y - box.maxY * k, width: box.width * k, height: box.height * k))
+                body(g, group)
             }
         }
-        let used = fonts.finished
-        return TextLoweringMemo.Lowered(groups: (0..<count).map { (GlyphRun.Storage(glyphs[$0]), boxes[$0], used[$0]) },
-                                        colorGlyphs: colorGlyphs, missing: missing, fontconfig: fontconfigPaths(used))
+        return (colorGlyphs, missing, fonts.finished)
     }
 
     /// The files of the fonts fontconfig picked among `fonts` (the chain had none for some
