@@ -298,13 +298,31 @@ private final class ShapedText: Sendable {
     let (levels, paragraphLevels) = ascii
         ? ([UInt8](repeating: 0, count: full.utf8.count + 1), [UInt8](repeating: 0, count: full.utf8.count + 1))
         : bidiLevels(full)
-    // Each distinct glyph's ink bounds looked up once (a page has a few dozen distinct glyphs).
+    // Each distinct glyph's ink bounds looked up once (a page has a few dozen distinct
+    // glyphs): in a table by glyph index for the font met last, the others in a dictionary.
     var known: [GlyphID: CGRect] = [:]
+    var lastFont: FontInstance?
+    var table: [CGRect] = []
+    var inTable: [Bool] = []
     func bounds(_ font: FontInstance, _ glyph: UInt32) -> CGRect {
+        if font !== lastFont {
+            if let lastFont {
+                for g in inTable.indices where inTable[g] { known[GlyphID(font: ObjectIdentifier(lastFont), glyph: UInt32(g))] = table[g] }
+            }
+            lastFont = font
+            table = [CGRect](repeating: .null, count: 1024)
+            inTable = [Bool](repeating: false, count: 1024)
+        }
+        let g = Int(glyph)
+        if g < table.count, inTable[g] { return table[g] }
         let id = GlyphID(font: ObjectIdentifier(font), glyph: glyph)
-        if let b = known[id] { return b }
-        let b = font.outlineBounds(of: glyph)
-        known[id] = b
+        let b = known[id] ?? font.outlineBounds(of: glyph)
+        if g < table.count {
+            table[g] = b
+            inTable[g] = true
+        } else {
+            known[id] = b
+        }
         return b
     }
     var atoms: [Atom] = []
@@ -313,13 +331,16 @@ private final class ShapedText: Sendable {
     for (r, run) in runs.enumerated() {
         for item in items(of: run, levels: levels, at: start) {
             let scale = run.size / Double(item.font.unitsPerEm)
-            let glyphs = item.font.shape(run.text, range: item.range, rightToLeft: item.level % 2 == 1, features: run.features)
-            for (k, g) in glyphs.enumerated() {
-                // Tracking goes after the last glyph of each cluster.
-                let lastOfCluster = k + 1 == glyphs.count || glyphs[k + 1].cluster != g.cluster
-                atoms.append(Atom(glyph: g.glyph, cluster: start + g.cluster, advance: g.advance * scale + (lastOfCluster ? run.tracking : 0),
-                                  offsetX: g.offsetX * scale, offsetY: g.offsetY * scale, run: r, font: item.font,
-                                  inkBounds: bounds(item.font, g.glyph), level: item.level, invisible: false))
+            item.font.withShaped(run.text, range: item.range, rightToLeft: item.level % 2 == 1, features: run.features) { glyphs in
+                for k in 0..<glyphs.count {
+                    let glyph = glyphs.glyph(k), cluster = glyphs.cluster(k), position = glyphs.position(k)
+                    // Tracking goes after the last glyph of each cluster.
+                    let lastOfCluster = k + 1 == glyphs.count || glyphs.cluster(k + 1) != cluster
+                    atoms.append(Atom(glyph: glyph, cluster: start + cluster,
+                                      advance: Double(position.x_advance) * scale + (lastOfCluster ? run.tracking : 0),
+                                      offsetX: Double(position.x_offset) * scale, offsetY: Double(position.y_offset) * scale,
+                                      run: r, font: item.font, inkBounds: bounds(item.font, glyph), level: item.level, invisible: false))
+                }
             }
         }
         start += run.text.utf8.count

@@ -67,16 +67,10 @@ private func labels() -> AnyView {
     }.frame(width: 1920, height: 1080))
 }
 
-/// Shapes and lays out the page's text `runs` times, each time a text not seen before (layOut
-/// keeps what it shaped), as the series and `--profile text-shaping` measure it; the median ms.
-func profileShaping(runs: Int) throws -> Double {
-    try shapingTimes(runs: runs).layOut
-}
-
 /// The page's text laid out (`layOut`: fallback, bidi, HarfBuzz, line breaks, lines) and, for
 /// comparison, shaped by HarfBuzz alone in one call (`FontInstance.shape`, a thin wrapper of
-/// `hb_shape`): median ms of each, a text not seen before each time.
-func shapingTimes(runs: Int) throws -> (layOut: Double, harfBuzz: Double) {
+/// `hb_shape`): median and best ms of each, a text not seen before each time.
+func shapingTimes(runs: Int) throws -> (layOut: Double, harfBuzz: Double, layOutBest: Double, harfBuzzBest: Double) {
     let font = try SystemFont.instance(size: 17, weight: 400, italic: false)
     let text = String(repeating: paragraph, count: 24)
     var t: [Double] = [], h: [Double] = []
@@ -89,7 +83,7 @@ func shapingTimes(runs: Int) throws -> (layOut: Double, harfBuzz: Double) {
         _ = font.shape(unique)
         h.append(ms(now() - t0))
     }
-    return (median(t), median(h))
+    return (median(t), median(h), t.min() ?? 0, h.min() ?? 0)
 }
 
 /// The text scenes by their `--profile` names.
@@ -231,7 +225,7 @@ func textSeries(runs: Int) throws -> [TextRow] {
         let b2d = blend2d(glyphRuns, width: 1920, height: 1080, name: name)
         var shaping: Double?
         var harfBuzz: Double?
-        if name == "page" { (shaping, harfBuzz) = try shapingTimes(runs: runs) }
+        if name == "page" { let t = try shapingTimes(runs: runs); (shaping, harfBuzz) = (t.layOut, t.harfBuzz) }
         let (w, d, c, k) = (median(warm), median(draw), median(cold), median(cairoTimes))
         // New masks per ms: the cold frame's rasterized masks over the time it took beyond the
         // warm frame's.
