@@ -85,36 +85,39 @@ enum MaskKernels {
         fill(masks: masks, source: source, alpha8: alpha8, rect: rect, destination: destination)
     }
 
-    /// One pixel at `p` under coverage `m`: pixman's IN (the opacity applied first), then OVER.
+    /// The premultiplied `source` as pixman scales it under each coverage byte `m`: IN by the
+    /// opacity's `alpha8` first (`m · alpha8 / 255`), then the colour times that
+    /// (`UN8x4_MUL_UN8`; full coverage keeps the colour as it is). A fill looks its 256 values
+    /// up instead of multiplying per pixel.
+    static func scaledSources(_ source: UInt32, _ alpha8: UInt32) -> [UInt32] {
+        (0..<256).map { (m: UInt32) in
+            let c = alpha8 == 255 ? m : multiply8(m, alpha8)
+            return c == 255 ? source : multiply(source, c)
+        }
+    }
+
+    /// One pixel at `p` under the scaled source `s`: pixman's OVER.
     @inline(__always)
-    static func blend1(_ p: UnsafeMutablePointer<UInt32>, _ m: UInt32, _ source: UInt32, _ alpha8: UInt32) {
-        let c = alpha8 == 255 ? m : multiply8(m, alpha8)
-        let s = c == 255 ? source : multiply(source, c)
+    static func blend1(_ p: UnsafeMutablePointer<UInt32>, _ s: UInt32) {
         p.pointee = pack(multiplyAdd(spread(p.pointee), UInt64(255 - (s >> 24)), spread(s)))
     }
 
-    /// Four pixels at `p` under four coverage bytes `c` (the first in the low byte): the same
-    /// arithmetic as `multiply`, `multiplyAdd` and `add`, each pixel's blue and red (and green
-    /// and alpha) in two 16-bit lanes of a `SIMD8<UInt16>`, the form RASTER.md §3.5 found to
-    /// compile to plain SSE2 (`pmullw`, `paddw`, `psrlw`, no calls).
+    /// Four pixels at `p` under the four coverage bytes `c` (the first in the low byte), their
+    /// scaled sources from `table`: the same arithmetic as `multiplyAdd`, each pixel's blue and
+    /// red (and green and alpha) in two 16-bit lanes of a `SIMD8<UInt16>`, the form RASTER.md
+    /// §3.5 found to compile to plain SSE2 (`pmullw`, `paddw`, `psrlw`, no calls).
     @inline(__always)
-    static func blend4(_ p: UnsafeMutablePointer<UInt32>, _ c: UInt32, _ source: UInt32, _ alpha8: UInt32) {
-        var m = SIMD4<UInt32>(c & 0xff, (c >> 8) & 0xff, (c >> 16) & 0xff, c >> 24)
-        if alpha8 != 255 {
-            let t = m &* alpha8 &+ 0x80
-            m = (t &+ (t &>> 8)) &>> 8
-        }
-        let m16 = unsafeBitCast(m | (m &<< 16), to: SIMD8<UInt16>.self)
+    static func blend4(_ p: UnsafeMutablePointer<UInt32>, _ c: UInt32, _ table: UnsafePointer<UInt32>) {
+        let s = SIMD4<UInt32>(table[Int(c & 0xff)], table[Int((c >> 8) & 0xff)], table[Int((c >> 16) & 0xff)], table[Int(c >> 24)])
         let low = SIMD8<UInt16>(repeating: 0x80), ceiling = SIMD8<UInt16>(repeating: 255)
         @inline(__always) func scale(_ x: SIMD8<UInt16>, _ a: SIMD8<UInt16>) -> SIMD8<UInt16> {
             let t = x &* a &+ low
             return (t &+ (t &>> 8)) &>> 8
         }
-        let s = SIMD4<UInt32>(repeating: source)
-        let sourceRB = scale(unsafeBitCast(s & 0x00ff_00ff, to: SIMD8<UInt16>.self), m16)
-        let sourceAG = scale(unsafeBitCast((s &>> 8) & 0x00ff_00ff, to: SIMD8<UInt16>.self), m16)
-        let keep = 255 &- (unsafeBitCast(sourceAG, to: SIMD4<UInt32>.self) &>> 16)
+        let keep = 255 &- (s &>> 24)
         let keep16 = unsafeBitCast(keep | (keep &<< 16), to: SIMD8<UInt16>.self)
+        let sourceRB = unsafeBitCast(s & 0x00ff_00ff, to: SIMD8<UInt16>.self)
+        let sourceAG = unsafeBitCast((s &>> 8) & 0x00ff_00ff, to: SIMD8<UInt16>.self)
         let d = UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt32>.self)
         let rb = pointwiseMin(scale(unsafeBitCast(d & 0x00ff_00ff, to: SIMD8<UInt16>.self), keep16) &+ sourceRB, ceiling)
         let ag = pointwiseMin(scale(unsafeBitCast((d &>> 8) & 0x00ff_00ff, to: SIMD8<UInt16>.self), keep16) &+ sourceAG, ceiling)
@@ -122,60 +125,83 @@ enum MaskKernels {
         UnsafeMutableRawPointer(p).storeBytes(of: out, as: SIMD4<UInt32>.self)
     }
 
-    /// Blends `rows` rows of `count` pixels from `coverage` (rows `stride` bytes apart) onto
-    /// the destination from `pixel` (rows `pixelsPerRow` apart), four at a time where they
-    /// have coverage.
-    @inline(__always)
+    /// Blends `count` pixels of one row from `coverage` onto the destination from `row`, four
+    /// at a time where they have coverage, the scaled sources from `table`.
     ///
-    /// `reach` (≥ `count`): how far a row's coverage bytes may be read and its pixels
-    /// rewritten. A row's last pixels are then one more quad, its bytes past `count` masked
+    /// `reach` (≥ `count`): how far the row's coverage bytes may be read and its pixels
+    /// rewritten. The row's last pixels are then one more quad, its bytes past `count` masked
     /// off (so whatever they hold counts as 0, and coverage 0 leaves a pixel exactly as it is).
-    private static func blend(_ coverage: UnsafePointer<UInt8>, stride: Int, rows: Int, count: Int, reach: Int,
-                              onto pixel: UnsafeMutablePointer<UInt32>, pixelsPerRow: Int, _ source: UInt32, _ alpha8: UInt32) {
+    @inline(__always)
+    private static func blendRow(_ c: UnsafePointer<UInt8>, count: Int, reach: Int, onto row: UnsafeMutablePointer<UInt32>,
+                                 _ table: UnsafePointer<UInt32>) {
         let whole = count & ~3, rest = count - whole
-        let lastQuad = rest > 0 && whole + 4 <= reach
-        let keep = UInt32.max >> (32 - 8 * UInt32(max(rest, 1)))
-        for y in 0..<rows {
-            let c = coverage + y * stride, row = pixel + y * pixelsPerRow
-            var i = 0
-            while i < whole {
-                let quad = UnsafeRawPointer(c + i).loadUnaligned(as: UInt32.self)
-                if quad != 0 { blend4(row + i, quad, source, alpha8) }
-                i += 4
+        // A fully covered quad whose scaled source is opaque gives that source itself (pixman's
+        // arithmetic: the destination times 255 − 255 is exactly 0): stored, not blended.
+        let full = table[255]
+        let opaque = full >> 24 == 255
+        var i = 0
+        while i < whole {
+            let quad = UnsafeRawPointer(c + i).loadUnaligned(as: UInt32.self)
+            if quad == 0 {
+            } else if opaque, quad == UInt32.max {
+                UnsafeMutableRawPointer(row + i).storeBytes(of: SIMD4<UInt32>(repeating: full), as: SIMD4<UInt32>.self)
+            } else {
+                blend4(row + i, quad, table)
             }
-            if lastQuad {
-                let quad = UnsafeRawPointer(c + i).loadUnaligned(as: UInt32.self) & keep
-                if quad != 0 { blend4(row + i, quad, source, alpha8) }
-                continue
-            }
-            while i < count {
-                if c[i] != 0 { blend1(row + i, UInt32(c[i]), source, alpha8) }
-                i += 1
-            }
+            i += 4
+        }
+        guard rest > 0 else { return }
+        if whole + 4 <= reach {
+            let keep = UInt32.max >> (32 - 8 * UInt32(rest))
+            let quad = UnsafeRawPointer(c + i).loadUnaligned(as: UInt32.self) & keep
+            if quad != 0 { blend4(row + i, quad, table) }
+            return
+        }
+        while i < count {
+            if c[i] != 0 { blend1(row + i, table[Int(c[i])]) }
+            i += 1
         }
     }
 
-    /// Sorts by insertion: linear for what is already almost in order (glyphs come in reading
-    /// order, so a band's boxes mostly are), where the library's sort allocates and merges.
-    /// Past 8 moves an element on average (an order far from sorted) it hands over to the
-    /// library's sort, so it is never quadratic.
+    /// Sorts `a` (stably) by merging its ascending runs pairwise until one is left: linear
+    /// for a sequence already in order, about n · log2(runs) for one made of a few ordered runs
+    /// (a band crossing two or three lines of glyphs, each line in reading order), n · log n at
+    /// worst. `scratch` and `starts` are buffers kept between calls.
     @inline(__always)
-    private static func sortNearlySorted<T>(_ a: inout [T], by less: (T, T) -> Bool) {
-        guard a.count > 1 else { return }
-        var budget = 8 * a.count
-        for i in 1..<a.count {
-            let x = a[i]
-            var j = i
-            while j > 0, less(x, a[j - 1]) {
-                a[j] = a[j - 1]
-                j -= 1
-                budget -= 1
+    private static func sortMergingRuns<T>(_ a: inout [T], scratch: inout [T], starts: inout [Int], next: inout [Int],
+                                           by less: (T, T) -> Bool) {
+        let n = a.count
+        guard n > 1 else { return }
+        starts.removeAll(keepingCapacity: true)
+        starts.append(0)
+        for i in 1..<n where less(a[i], a[i - 1]) { starts.append(i) }
+        starts.append(n)
+        while starts.count > 2 {
+            let runs = starts.count - 1
+            scratch.removeAll(keepingCapacity: true)
+            next.removeAll(keepingCapacity: true)
+            next.append(0)
+            var r = 0
+            while r < runs {
+                let lo = starts[r], mid = starts[r + 1], hi = r + 1 < runs ? starts[r + 2] : mid
+                var i = lo, j = mid
+                while i < mid, j < hi {
+                    // Ties take the left run's element first: stable.
+                    if less(a[j], a[i]) {
+                        scratch.append(a[j])
+                        j += 1
+                    } else {
+                        scratch.append(a[i])
+                        i += 1
+                    }
+                }
+                scratch.append(contentsOf: a[i..<mid])
+                scratch.append(contentsOf: a[j..<hi])
+                next.append(hi)
+                r += 2
             }
-            a[j] = x
-            if budget < 0 {
-                a.sort(by: less)
-                return
-            }
+            swap(&a, &scratch)
+            swap(&starts, &next)
         }
     }
 
@@ -206,8 +232,24 @@ enum MaskKernels {
                              x: m.x, y: m.y, left: left, top: top, right: right, bottom: bottom, reach: reach))
         }
         guard !boxes.isEmpty else { return }
-        boxes.sort { $0.top < $1.top }
+        // In order of their first band (a counting sort, linear: a page has thousands of boxes,
+        // and each band below only needs the boxes that start in it).
+        let bandCount = (rect.height + bandRows - 1) / bandRows
+        var starts = [Int](repeating: 0, count: bandCount + 1)
+        for b in boxes { starts[(b.top - rect.y) / bandRows + 1] += 1 }
+        for i in 0..<bandCount { starts[i + 1] += starts[i] }
+        boxes = [Box](unsafeUninitializedCapacity: boxes.count) { sorted, count in
+            for b in boxes {
+                let band = (b.top - rect.y) / bandRows
+                (sorted.baseAddress! + starts[band]).initialize(to: b)
+                starts[band] += 1
+            }
+            count = boxes.count
+        }
         let base = destination.data.assumingMemoryBound(to: UInt32.self)
+        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
+        table.initialize(from: scaledSources(source, alpha8), count: 256)
+        defer { table.deallocate() }
         let pixelsPerRow = destination.stride / 4
         var scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
         var scratchCapacity = 1
@@ -223,6 +265,8 @@ enum MaskKernels {
             var firstMember = -1
         }
         var segments: [Segment] = []
+        // Buffers of the sorts, kept from band to band.
+        var orderScratch: [Int] = [], segmentScratch: [Segment] = [], runStarts: [Int] = [], runNext: [Int] = []
         var next = 0
         var y0 = boxes[0].top - (boxes[0].top - rect.y) % bandRows
         while y0 < rect.maxY {
@@ -239,7 +283,7 @@ enum MaskKernels {
                 continue
             }
             order = active
-            sortNearlySorted(&order) { boxes[$0].left < boxes[$1].left }
+            sortMergingRuns(&order, scratch: &orderScratch, starts: &runStarts, next: &runNext) { boxes[$0].left < boxes[$1].left }
             let n = order.count
             parent.removeAll(keepingCapacity: true)
             parent.append(contentsOf: 0..<n)
@@ -339,13 +383,12 @@ enum MaskKernels {
             }
             // Row by row, left to right, so the destination is read in order (it is rarely in
             // cache, and a glyph-by-glyph order defeats the prefetcher).
-            sortNearlySorted(&segments) { $0.left < $1.left }
+            sortMergingRuns(&segments, scratch: &segmentScratch, starts: &runStarts, next: &runNext) { $0.left < $1.left }
             for y in max(y0, rect.y)..<y1 {
                 let row = base + y * pixelsPerRow
                 for segment in segments where segment.top <= y && y < segment.bottom {
-                    blend(segment.coverage! + y * segment.stride, stride: 0, rows: 1, count: segment.right - segment.left,
-                          reach: segment.reach, onto: row + segment.left, pixelsPerRow: 0,
-                          source, alpha8)
+                    blendRow(segment.coverage! + y * segment.stride, count: segment.right - segment.left, reach: segment.reach,
+                             onto: row + segment.left, table)
                 }
             }
             y0 = y1
