@@ -15,6 +15,7 @@ import Foundation
 /// `MaskKernelTests` compares the two on random masks, colours, opacities and destinations.
 enum MaskKernels {
     static let bandRows = 32
+    private static let lastSources = Locked<(key: UInt64, table: [UInt32])?>(nil)
 
     /// x · a / 255 per channel, rounded as pixman rounds (`UN8x4_MUL_UN8`).
     @inline(__always)
@@ -247,8 +248,17 @@ enum MaskKernels {
             count = boxes.count
         }
         let base = destination.data.assumingMemoryBound(to: UInt32.self)
+        // The table of the last colour and opacity is kept: interfaces draw many texts in one.
+        let key = UInt64(source) << 8 | UInt64(alpha8)
+        let sources: [UInt32]
+        if let kept = lastSources.withLock({ $0?.key == key ? $0?.table : nil }) {
+            sources = kept
+        } else {
+            sources = scaledSources(source, alpha8)
+            lastSources.withLock { $0 = (key, sources) }
+        }
         let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
-        table.initialize(from: scaledSources(source, alpha8), count: 256)
+        table.initialize(from: sources, count: 256)
         defer { table.deallocate() }
         let pixelsPerRow = destination.stride / 4
         var scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
