@@ -30,6 +30,8 @@ let sceneArgumentsHelp = """
   --fonts <path>          A font file or folder for Font.custom(_:size:), repeatable; also read:
                           COMPOSE_FONT_PATH (folders, ':'-separated) and a fonts/ folder beside
                           the scene.
+  --symbols <path>        An SVG file or folder of them (filled <path> elements) drawn by
+                          Image(systemName:) under the file's name, repeatable.
 
 """
 

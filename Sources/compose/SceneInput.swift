@@ -30,8 +30,10 @@ struct SceneOptions {
     var maximumStrokeOutlinePoints: Int?
     /// Font files or folders given with `--fonts`, in order.
     var fonts: [String] = []
+    /// Symbol files or folders given with `--symbols`, in order.
+    var symbols: [String] = []
 
-    static let flags = ["--demo", "--fonts", "--scale", "--size", "--background", "--max-depth", "--max-iterations", "--max-path-elements",
+    static let flags = ["--demo", "--fonts", "--symbols", "--scale", "--size", "--background", "--max-depth", "--max-iterations", "--max-path-elements",
                         "--max-pixels", "--max-scene-bytes", "--max-coordinate", "--max-offscreen-bytes", "--max-image-bytes",
                         "--max-segments", "--max-dashes", "--max-stroke-points", "--max-shadow-radius", "--max-blur-radius"]
 
@@ -50,6 +52,7 @@ struct SceneOptions {
         switch arg {
         case "--demo": demo = true
         case "--fonts": fonts.append(reader.value(for: arg))
+        case "--symbols": symbols.append(reader.value(for: arg))
         case "--scale": scale = reader.number(for: arg, in: SceneCanvas.scaleRange)
         case "--size":
             let text = reader.value(for: arg)
@@ -93,7 +96,7 @@ struct SceneOptions {
     /// The scene to draw, with the canvas after overrides; prints the problem and returns the
     /// exit code when it cannot be had.
     func load(command: String) -> Result<LoadedScene, ExitCode> {
-        if let failure = registerFonts() { return .failure(failure) }
+        if let failure = registerFonts() ?? registerSymbols() { return .failure(failure) }
         var canvas: SceneCanvas
         let view: AnyView
         let name: String
@@ -206,6 +209,22 @@ extension SceneOptions {
                 try FontRegistry.shared.register(contentsOf: URL(fileURLWithPath: source))
             } catch {
                 printError("\(origin): \(error)")
+                return .noInput
+            }
+        }
+        return nil
+    }
+}
+
+extension SceneOptions {
+    /// Registers the `--symbols` files and folders for `Image(systemName:)`. Prints the
+    /// problem and returns the exit code when one cannot be used.
+    func registerSymbols() -> ExitCode? {
+        for source in symbols {
+            do {
+                try SymbolSet.register(contentsOf: URL(fileURLWithPath: source))
+            } catch {
+                printError("--symbols: \(error)")
                 return .noInput
             }
         }

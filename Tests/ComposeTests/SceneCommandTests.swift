@@ -329,6 +329,41 @@ func write(_ text: String, _ name: String, in dir: URL) throws -> String {
         #expect(r.stderr.contains("cannot write '/proc/compose-test.png': No such file or directory"), "\(r.stderr)")
     }
 
+    /// `--symbols` adds symbols from SVG files and replaces built-in ones of the same name: a
+    /// square `heart` fills more pixels than Phosphor's heart; a name known only from a file
+    /// is a located error without the flag; a missing path or a bad file exits 66 with the
+    /// path and writes nothing.
+    @Test func userSymbolsComeFromTheSymbolsFlag() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let symbols = dir.appendingPathComponent("symbols")
+        try FileManager.default.createDirectory(at: symbols, withIntermediateDirectories: true)
+        _ = try write(#"<svg viewBox="0 0 8 8"><path d="M0 0H8V8H0Z"/></svg>"#, "heart.svg", in: symbols)
+        _ = try write(#"<svg viewBox="0 0 8 8"><path d="M0 0H8L0 8Z"/></svg>"#, "corner.svg", in: symbols)
+        let hearts = try write("Image(systemName: \"heart\").font(.system(size: 40))", "h.scene", in: dir)
+        let corner = try write("Image(systemName: \"corner\").font(.system(size: 40))", "c.scene", in: dir)
+        let (phosphor, square, triangle) = (dir.appendingPathComponent("p.png").path, dir.appendingPathComponent("s.png").path,
+                                            dir.appendingPathComponent("t.png").path)
+        #expect(try compose("render", hearts, "--size", "40x40", "-o", phosphor).status == 0)
+        let replaced = try compose("render", hearts, "--size", "40x40", "--symbols", symbols.path, "-o", square)
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        // The square covers the symbol's whole 40 × 40 frame: every pixel black.
+        let squarePixels = try PNG.read(path: square)
+        let phosphorPixels = try PNG.read(path: phosphor)
+        #expect(try squarePixels.compare(to: phosphorPixels).differingPixels > 200)
+        #expect(squarePixels.pixel(x: 2, y: 2) == RGBA8(0, 0, 0, 255) && squarePixels.pixel(x: 37, y: 37) == RGBA8(0, 0, 0, 255))
+        let unknown = try compose("render", corner, "-o", triangle)
+        #expect(unknown.status == 65 && unknown.stderr.contains("c.scene:1:"), "\(unknown.stderr)")
+        let known = try compose("render", corner, "--size", "40x40", "--symbols", symbols.appendingPathComponent("corner.svg").path, "-o", triangle)
+        #expect(known.status == 0, "\(known.stderr)")
+        let missing = try compose("render", corner, "--symbols", "/no/such/symbols", "-o", dir.appendingPathComponent("m.png").path)
+        #expect(missing.status == 66 && missing.stderr.contains("--symbols: no symbol file or folder at /no/such/symbols"), "\(missing.stderr)")
+        let bad = try write(#"<svg viewBox="0 0 8 8"><circle r="3"/></svg>"#, "bad.svg", in: dir)
+        let refused = try compose("render", corner, "--symbols", bad, "-o", dir.appendingPathComponent("m.png").path)
+        #expect(refused.status == 66 && refused.stderr.contains(bad) && refused.stderr.contains("<circle>"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("m.png").path))
+    }
+
     /// `--fonts` and a `fonts/` folder beside the scene register fonts for `.custom`: the text
     /// draws in DejaVu Serif (other pixels than the system font's fallback); a missing path or
     /// a file that is no font exits 66 with the path and writes nothing.

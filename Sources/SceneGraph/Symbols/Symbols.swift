@@ -13,14 +13,21 @@ public enum SymbolSet {
     /// The side of the square the drawings are in.
     static let unitsPerEm = 256.0
 
-    /// Every name `Image(systemName:)` knows, sorted (a name's `.fill` form included).
-    public static let names: [String] = {
+    /// Every name `Image(systemName:)` knows, sorted (a name's `.fill` form included), with
+    /// the symbols registered from files (`register(contentsOf:)`).
+    public static var names: [String] {
+        let custom = customDrawings.withLock { Array($0.keys) }
+        guard !custom.isEmpty else { return builtInNames }
+        return Array(Set(builtInNames + custom + custom.map { $0 + ".fill" })).sorted()
+    }
+
+    private static let builtInNames: [String] = {
         let plain = Array(icons.keys) + handDrawn
         return (plain + plain.map { $0 + ".fill" }).sorted()
     }()
 
     /// Whether `name` names a symbol.
-    public static func contains(_ name: String) -> Bool { resolve(name) != nil }
+    public static func contains(_ name: String) -> Bool { customDrawing(name) != nil || resolve(name) != nil }
 
     /// The known name closest to an unknown `name` (fewest edits), for "did you mean".
     public static func suggestion(for name: String) -> String? {
@@ -32,6 +39,7 @@ public enum SymbolSet {
     /// The drawing of `name` at `weight` (`wght` units), in the unit square (y down); nil for
     /// an unknown name.
     static func path(_ name: String, weight: Double, filled: Bool) -> Path? {
+        if let custom = customDrawing(filled && !name.hasSuffix(".fill") ? name + ".fill" : name) { return custom }
         guard let (base, named) = resolve(name) else { return nil }
         let style = named || filled ? "fill" : lineWeight(weight)
         let key = base + " " + style
