@@ -30,16 +30,18 @@ extension ReferenceScene {
         Path(ellipseIn: CGRect(x: cx - r, y: cy - r, width: 2 * r, height: 2 * r))
     }
 
-    /// S1a (per-leaf opacity) or S1b (group opacity): three circles of r = 96.
-    public static func s1(group: Bool) -> ReferenceScene {
+    /// S1a (per-leaf opacity) or S1b (group opacity): three circles of r = 96. `opaque`: the
+    /// circles of S1a without any opacity ("S1-opaque", an accuracy case where every coverage
+    /// error shows at full strength).
+    public static func s1(group: Bool, opaque: Bool = false) -> ReferenceScene {
         let colors: [Color] = [.blue, .pink, .orange]
         let centres = [246.0, 300.0, 354.0]
-        let leafAlpha: UInt8 = group ? 255 : 64
+        let leafAlpha: UInt8 = group || opaque ? 255 : 64
         let circles = zip(centres, colors).map { cx, c in
             SceneOp.fill(circle(cx, 180, 96), Color(rgb: rgb(c), alpha8: leafAlpha), .nonZero)
         }
         let ops = group ? [SceneOp.group(opacity: 64.0 / 255, circles)] : circles
-        return ReferenceScene(name: group ? "S1b" : "S1a", width: 600, height: 360, ops: ops)
+        return ReferenceScene(name: group ? "S1b" : opaque ? "S1-opaque" : "S1a", width: 600, height: 360, ops: ops)
     }
 
     /// S3 with `count` shapes: alternating circles and rounded rects of radius 8.

@@ -19,11 +19,14 @@ struct Options {
     var warmup = 2
     var scenes: [String]? = nil
     var json = "results/latest.json"
+    /// Whether `--json` was given (`--reference` writes JSON only then).
+    var jsonGiven = false
     /// A folder to write both renders of each scene to, for looking at disagreements.
     var dump: String? = nil
     /// A scene to render with this engine alone, `runs` times, and nothing else.
     var profile: String? = nil
-    /// A stroke scene to compare, engine and cairo, with this engine at 20× finer tolerance.
+    /// Scenes whose accuracy to measure, engine and cairo against `ExactReference` ("all", or
+    /// names separated by commas).
     var reference: String? = nil
     var quick = false
 }
@@ -36,7 +39,7 @@ while !args.isEmpty {
     case "--quick": options.runs = 5; options.warmup = 1; options.quick = true
     case "--runs": options.runs = max(1, Int(args.removeFirst()) ?? 15)
     case "--scenes": options.scenes = args.removeFirst().split(separator: ",").map(String.init)
-    case "--json": options.json = args.removeFirst()
+    case "--json": options.json = args.removeFirst(); options.jsonGiven = true
     case "--dump": options.dump = args.removeFirst()
     case "--reference": options.reference = args.removeFirst()
     case "--profile":
@@ -44,7 +47,7 @@ while !args.isEmpty {
         options.profile = args.removeFirst()
         if let n = args.first.flatMap(Int.init) { options.runs = n; args.removeFirst() }
     case "-h", "--help":
-        print("usage: bench [--quick] [--runs N] [--scenes NAME,NAME] [--json PATH] [--dump DIR] [--profile SCENE|text-page[-draw]|text-labels[-draw]|text-shaping [FRAMES]] [--reference S5]")
+        print("usage: bench [--quick] [--runs N] [--scenes NAME,NAME] [--json PATH] [--dump DIR] [--profile SCENE|text-page[-draw]|text-labels[-draw]|text-shaping [FRAMES]] [--reference all|SCENE,SCENE]")
         exit(0)
     default:
         FileHandle.standardError.write(Data("bench: unknown argument '\(a)'\n".utf8))
@@ -95,7 +98,7 @@ func compare(_ engine: Surface, _ other: (Int, Int) -> RGBA8) -> Agreement {
 /// pixels off by more than 8, all at edges. S4 has several edges per pixel, where every pair of
 /// engines disagrees on over 5 % of pixels, so it is held only to a coarse mean. So is S5:
 /// cairo's stroke outlines (0.1 px tolerance, 15 sub-rows) are the less accurate side there;
-/// `bench --reference S5` measures both against this engine at 20× finer tolerance.
+/// `bench --reference S5` measures both against the exact reference (`ExactReference`).
 func passes(_ name: String, _ a: Agreement) -> Bool {
     name.hasPrefix("S4") || name == "S5" ? a.mean < 3 : a.mean < 0.5 && a.over8 < 0.011
 }
@@ -160,25 +163,106 @@ if let name = options.profile {
     exit(0)
 }
 
-if let name = options.reference {
-    guard let scene = allScenes.map({ $0() }).first(where: { $0.name == name }) else {
-        FileHandle.standardError.write(Data("bench: no scene '\(name)'\n".utf8))
-        exit(64)
+if let names = options.reference {
+    // Every scene of the series, and S1 with opaque circles.
+    let candidates = allScenes.map { $0() } + [ReferenceScene.s1(group: false, opaque: true)]
+    let chosen = names == "all" ? candidates.filter { !$0.name.hasPrefix("S4") && $0.name != "S3-10k" }
+        : try names.split(separator: ",").map { name in
+            guard let scene = candidates.first(where: { $0.name == name }) else {
+                FileHandle.standardError.write(Data("bench: no scene '\(name)' (\(candidates.map(\.name).joined(separator: ", ")))\n".utf8))
+                exit(64)
+            }
+            return scene
+        }
+    print("against the exact reference (256 sample rows per pixel, exact along each; paths at \(ExactReference.tolerance) px, float compositing);")
+    print("levels of 255 over every channel: max, pixels off by more than 1 and by more than 4, mean, 99.9th percentile")
+    print("engine: this engine against the exact reference; coverage: against exact coverage composited in 8 bits as the")
+    print("engine composites (the coverage error alone); 8-bit: that composite against the exact reference (the 8-bit floor)")
+    let head = ["max", ">1", ">4", "mean", "p99.9"].enumerated().map { $1.leftPad([4, 8, 7, 7, 6][$0]) }.joined()
+    print("".rightPad(12) + "engine".rightPad(34) + "coverage".rightPad(34) + "8-bit".rightPad(34) + "cairo")
+    print("scene".rightPad(12) + head + "  " + head + "  " + head + "  " + head)
+    var accuracy: [[String: Double]] = []
+    if let probe = ProcessInfo.processInfo.environment["BENCH_PROBE"]?.split(separator: ",").compactMap({ Int($0) }), probe.count == 2 {
+        let (px, py) = (probe[0], probe[1])
+        for (k, op) in chosen[0].ops.enumerated() {
+            guard case let .fill(path, color, rule) = op else { continue }
+            let box = path.boundingRect
+            guard box.minX - 1 <= Double(px), Double(px) <= box.maxX + 1, box.minY - 1 <= Double(py), Double(py) <= box.maxY + 1 else { continue }
+            let s = try Surface(width: chosen[0].width, height: chosen[0].height)
+            s.clear()
+            try Canvas(s).fill(path, with: .color(.black), fillRule: rule)
+            var exactC = 0.0
+            ExactReference.cover(path, rule: rule, width: chosen[0].width, height: chosen[0].height) { _, x, y, c in if x == px && y == py { exactC = c } }
+            print("op \(k) box \(box) alpha \(color.alpha): engine \(s.pixel(x: px, y: py).a) exact \(exactC * 255)")
+        }
     }
-    // The same scene with every stroke outlined at 0.005 px instead of 0.1 px.
-    let fine = ReferenceScene(name: name, width: scene.width, height: scene.height, ops: scene.ops.map {
-        if case let .stroke(path, style, color) = $0 { return .fill(path.strokedPath(style, tolerance: 0.005), color, .nonZero) }
-        return $0
-    })
-    let engine = try ReferenceRenderer(width: scene.width, height: scene.height)
-    let reference = try ReferenceRenderer(width: scene.width, height: scene.height)
-    let cairo = CairoRenderer(width: scene.width, height: scene.height)
-    try engine.render(scene); try reference.render(fine); cairo.render(scene)
-    let e = compare(engine.surface) { reference.surface.pixel(x: $0, y: $1) }
-    let c = compare(reference.surface) { cairo.pixel(x: $0, y: $1) }
-    print(String(format: "%@ against this engine at 0.005 px: engine mean %.3f, p99.9 %d, >8 %.3f%%; cairo mean %.3f, p99.9 %d, >8 %.3f%%",
-                 name, e.mean, e.p999, 100 * e.over8, c.mean, c.p999, 100 * c.over8))
+    for scene in chosen {
+        let exact = ExactReference(scene)
+        let engine = try ReferenceRenderer(width: scene.width, height: scene.height)
+        let cairo = CairoRenderer(width: scene.width, height: scene.height)
+        try engine.render(scene); cairo.render(scene)
+        let e = errors(scene.width, scene.height) { x, y in (engine.surface.pixel(x: x, y: y), exact.pixel(x: x, y: y)) }
+        let exactCoverage = try ExactReference.compositedFromExactCoverage(scene)
+        let v = errors(scene.width, scene.height) { x, y in (engine.surface.pixel(x: x, y: y), exactCoverage.pixel(x: x, y: y)) }
+        let q = errors(scene.width, scene.height) { x, y in (exactCoverage.pixel(x: x, y: y), exact.pixel(x: x, y: y)) }
+        let c = errors(scene.width, scene.height) { x, y in (cairo.pixel(x: x, y: y), exact.pixel(x: x, y: y)) }
+        if ProcessInfo.processInfo.environment["BENCH_WORST"] != nil {
+            var worst: [(Int, Int, Int, RGBA8, RGBA8)] = []
+            for y in 0..<scene.height { for x in 0..<scene.width {
+                let a = engine.surface.pixel(x: x, y: y), b = exactCoverage.pixel(x: x, y: y)
+                let d = max(abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)))
+                if d > 4 { worst.append((d, x, y, a, b)) }
+            } }
+            for w in worst.sorted(by: { $0.0 > $1.0 }).prefix(12) { print("  worst \(w.0) at (\(w.1), \(w.2)): engine \(w.3) exact \(w.4)") }
+        }
+        func cells(_ r: (max: Int, over1: Int, over4: Int, mean: Double, p999: Int)) -> String {
+            [String(r.max), String(r.over1), String(r.over4), String(format: "%.3f", r.mean), String(r.p999)]
+                .enumerated().map { $1.leftPad([4, 8, 7, 7, 6][$0]) }.joined()
+        }
+        print(scene.name.rightPad(12) + cells(e) + "  " + cells(v) + "  " + cells(q) + "  " + cells(c))
+        accuracy.append(["coverageMax": Double(v.max), "coverageOver1": Double(v.over1), "coverageMean": v.mean,
+                         "eightBitMax": Double(q.max), "engineMax": Double(e.max), "engineOver1": Double(e.over1), "engineOver4": Double(e.over4), "engineMean": e.mean,
+                         "engineP999": Double(e.p999), "cairoMax": Double(c.max), "cairoOver1": Double(c.over1), "cairoMean": c.mean])
+    }
+    if options.jsonGiven {
+        let path = options.json
+        let named = Dictionary(uniqueKeysWithValues: zip(chosen.map(\.name), accuracy))
+        try JSONSerialization.data(withJSONObject: named, options: [.prettyPrinted, .sortedKeys]).write(to: URL(fileURLWithPath: path))
+        print("wrote \(path)")
+    }
     exit(0)
+}
+
+extension String {
+    func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+    func rightPad(_ n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
+}
+
+/// How far one render is from another, in 8-bit levels over all four channels: the largest
+/// difference, the pixels with a channel off by more than 1 and by more than 4, the mean and the
+/// 99.9th percentile of the channel differences.
+func errors(_ width: Int, _ height: Int, _ pair: (Int, Int) -> (RGBA8, RGBA8))
+    -> (max: Int, over1: Int, over4: Int, mean: Double, p999: Int) {
+    var histogram = [Int](repeating: 0, count: 256)
+    var over1 = 0, over4 = 0
+    for y in 0..<height {
+        for x in 0..<width {
+            let (a, b) = pair(x, y)
+            let d = [abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)), abs(Int(a.a) - Int(b.a))]
+            for v in d { histogram[v] += 1 }
+            let m = d.max()!
+            if m > 1 { over1 += 1 }
+            if m > 4 { over4 += 1 }
+        }
+    }
+    let total = histogram.reduce(0, +)
+    let mean = Double(histogram.enumerated().reduce(0) { $0 + $1.offset * $1.element }) / Double(total)
+    var seen = 0, p999 = 0
+    for (v, n) in histogram.enumerated() {
+        seen += n
+        if Double(seen) >= 0.999 * Double(total) { p999 = v; break }
+    }
+    return (histogram.lastIndex { $0 > 0 } ?? 0, over1, over4, mean, p999)
 }
 
 /// This engine through the SceneGraph API: the scene's views rendered into one reused surface.

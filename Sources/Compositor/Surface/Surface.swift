@@ -111,6 +111,14 @@ public final class Surface {
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
     public var byteCount: Int { stride * height }
 
+    /// Calls `body` with the surface's pixel memory (`byteCount` bytes, rows `stride` bytes
+    /// apart, each pixel as `format` stores it: premultiplied BGRA words in native order for
+    /// `argb32`, one byte for `a8`), to read or write it directly, as a producer of masks or
+    /// images does. The pointer is valid only during the call.
+    public func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeMutableRawBufferPointer(start: data, count: byteCount))
+    }
+
     /// Sets every pixel to transparent (opaque black for `xrgb32`).
     public func clear() {
         memset(data, 0, byteCount)
