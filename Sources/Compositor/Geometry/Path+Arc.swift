@@ -1,8 +1,9 @@
 import Foundation
 
 /// The largest sweep one cubic approximates. At 90° the radial error of the
-/// `k = 4/3·tan(θ/4)` construction is 2.7e-4 of the radius (0.027 px on a 100 px radius),
-/// well inside the 0.1 px flattening tolerance for any radius a screen shows.
+/// `k = 4/3·tan(θ/4)` construction is 2.7e-4 of the radius (0.027 px on a 100 px radius), as
+/// in CoreGraphics and every other engine drawing circles as four cubics: the path is that
+/// curve, which fills then flatten within `flatteningTolerance`.
 let maximumArcSegmentSweep = Double.pi / 2
 
 extension Path {

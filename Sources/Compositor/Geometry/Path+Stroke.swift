@@ -13,7 +13,7 @@ extension Path {
     /// The subpaths as polylines, curves flattened within `tolerance`. Repeated points are
     /// dropped; a subpath of one point remains (a dot, for round and square caps). A closed
     /// subpath does not repeat its first point at the end.
-    func polylines(tolerance: Double = flatteningTolerance, balanced: Bool = false) -> [Polyline] {
+    func polylines(tolerance: Double = strokeFlatteningTolerance, balanced: Bool = false) -> [Polyline] {
         let smooth = smoothJunctions()
         var out: [Polyline] = []
         var current: [CGPoint] = []
@@ -109,8 +109,8 @@ extension Path {
 public let maximumDashCount = 1 << 20
 
 /// The most elements a stroke's outline may have: 2^22 (about 4 million points, 100 MB of path);
-/// beyond it `strokedPath` returns an empty path. Round caps and joins of a huge width at 0.1 px
-/// tolerance take up to 4,096 points each, so a huge width times many dashes reaches it; nothing
+/// beyond it `strokedPath` returns an empty path. Round caps and joins of a huge width at
+/// `strokeFlatteningTolerance` take up to 4,096 points each, so a huge width times many dashes reaches it; nothing
 /// drawable does.
 public let maximumStrokeOutlineElements = 1 << 22
 
@@ -161,8 +161,8 @@ extension Path {
         return out
     }
 
-    /// The stroke's outline within `tolerance` (0.1 by default: a tenth of a unit, right for a
-    /// path drawn at scale 1), under `StrokeLimits.standard`, never throwing (SwiftUI's
+    /// The stroke's outline within `tolerance` (`strokeFlatteningTolerance` by default: 0.02 of
+    /// a unit, right for a path drawn at scale 1), under `StrokeLimits.standard`, never throwing (SwiftUI's
     /// signature): a dash pattern finer than the limit allows is drawn as a solid line, and an
     /// outline or path beyond the other limits gives an empty path. Renderers use
     /// `strokedPath(_:tolerance:limits:)`, which reports those as errors instead.
@@ -170,7 +170,7 @@ extension Path {
     /// ```swift
     /// let ring = Path(ellipseIn: rect).strokedPath(StrokeStyle(lineWidth: 8))
     /// ```
-    public func strokedPath(_ style: StrokeStyle, tolerance: Double = flatteningTolerance) -> Path {
+    public func strokedPath(_ style: StrokeStyle, tolerance: Double = strokeFlatteningTolerance) -> Path {
         do {
             return try strokedPath(style, tolerance: tolerance, limits: .standard)
         } catch .dashes {

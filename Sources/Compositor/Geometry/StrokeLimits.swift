@@ -35,7 +35,7 @@ public enum StrokeRefusal: Error, Equatable, Sendable, CustomStringConvertible {
 /// `StrokeLimits.standard` and falls back as documented there.
 ///
 /// ```swift
-/// let outline = try path.strokedPath(style, tolerance: 0.1 / scale, limits: StrokeLimits(maximumDashes: 10_000))
+/// let outline = try path.strokedPath(style, tolerance: 0.02 / scale, limits: StrokeLimits(maximumDashes: 10_000))
 /// ```
 public struct StrokeLimits: Hashable, Sendable {
     /// The most dashes a pattern may cut the path into (default `maximumDashCount`, 2^20).

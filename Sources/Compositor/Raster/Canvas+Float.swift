@@ -6,7 +6,7 @@ extension Canvas {
     /// survive inside an extended-linear group. Alpha is clamped to [0, 1]; colour is not.
     /// Returns false when it does not apply (other formats, paints or modes).
     func fillFloat(_ path: Path, color: Color, fillRule: FillRule, transform: CGAffineTransform, opacity: Double,
-                   blendMode: BlendMode) throws -> Bool {
+                   blendMode: BlendMode, tolerance: Double = flatteningTolerance) throws -> Bool {
         guard surface.format == .rgbaFloat, blendMode == .normal || blendMode == .plusLighter else { return false }
         let region = clip.intersection(surface.bounds)
         guard !region.isEmpty else { return true }
@@ -15,7 +15,8 @@ extension Canvas {
         let (r, g, b) = (Float(l.red) * a, Float(l.green) * a, Float(l.blue) * a)
         let add = blendMode == .plusLighter
         let surface = self.surface
-        try rasterizer.rasterize(path, transform: transform, fillRule: fillRule, clip: region, opacity: opacity) { mask, stride, rect in
+        try rasterizer.rasterize(path, transform: transform, fillRule: fillRule, clip: region, opacity: opacity,
+                                 tolerance: tolerance) { mask, stride, rect in
             for y in 0..<rect.height {
                 let row = (surface.data + (rect.y + y) * surface.stride).assumingMemoryBound(to: Float.self) + 4 * rect.x
                 let m = mask + y * stride

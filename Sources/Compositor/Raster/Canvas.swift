@@ -33,15 +33,19 @@ public final class Canvas {
     ///   - opacity: multiplies the coverage, in [0, 1].
     ///   - blendMode: how the paint combines with the pixels below.
     ///   - clipMask: coverage the fill is multiplied by (nil: none).
+    ///   - tolerance: how far, in device pixels, the lines that replace the path's curves may
+    ///     stray from them (see `Rasterizer.rasterize`); text asks for 0.02.
     /// - Throws: `RasterError.nonFiniteGeometry` for NaN or infinite device coordinates; nothing
     ///   is drawn then.
     public func fill(_ path: Path, with paint: Paint, fillRule: FillRule = .nonZero,
                      transform: CGAffineTransform = .identity, paintTransform: CGAffineTransform? = nil,
-                     opacity: Double = 1, blendMode: BlendMode = .normal, clipMask: CoverageMask? = nil) throws {
+                     opacity: Double = 1, blendMode: BlendMode = .normal, clipMask: CoverageMask? = nil,
+                     tolerance: Double = flatteningTolerance) throws {
         let region = clip.intersection(surface.bounds)
         guard !region.isEmpty else { return }
         if clipMask == nil, case .color(let color) = paint,
-           try fillFloat(path, color: color, fillRule: fillRule, transform: transform, opacity: opacity, blendMode: blendMode) {
+           try fillFloat(path, color: color, fillRule: fillRule, transform: transform, opacity: opacity, blendMode: blendMode,
+                         tolerance: tolerance) {
             return
         }
         if clipMask == nil, opacity >= 1, !blendMode.needsPremaskedSource, case .color(let color) = paint,
@@ -51,7 +55,7 @@ public final class Canvas {
         }
         guard let source = paint.pixmanSource(transform: paintTransform ?? transform, format: surface.format) else { return }
         try rasterizer.rasterize(path, transform: transform, fillRule: fillRule, clip: region,
-                                 opacity: opacity) { mask, stride, rect in
+                                 opacity: opacity, tolerance: tolerance) { mask, stride, rect in
             guard let maskImage = pixman_image_create_bits(
                 PIXMAN_a8, Int32(rect.width), Int32(rect.height),
                 UnsafeMutableRawPointer(mutating: mask).assumingMemoryBound(to: UInt32.self), Int32(stride))

@@ -95,14 +95,17 @@ public final class Rasterizer {
     /// Rasterizes `path` (mapped by `transform` to device pixels) clipped to `clip`, calling
     /// `emit` once per band with an 8-bit coverage mask (row stride a multiple of 4) and the
     /// device rectangle it covers. `opacity` scales the coverage. Nothing is emitted for an
-    /// empty or zero-area path, or one entirely outside `clip`.
+    /// empty or zero-area path, or one entirely outside `clip`. Curves are flattened within
+    /// `tolerance` device pixels (`flatteningTolerance` by default; a value that is not a
+    /// positive finite number means the default, and none finer than 0.0001 px is used).
     ///
     /// - Throws: `RasterError.nonFiniteGeometry` when a device coordinate is NaN or infinite,
     ///   `RasterError.tooManySegments` beyond `maximumSegments`.
     public func rasterize(_ path: Path, transform: CGAffineTransform = .identity, fillRule: FillRule = .nonZero,
-                          clip: PixelRect, opacity: Double = 1,
+                          clip: PixelRect, opacity: Double = 1, tolerance: Double = flatteningTolerance,
                           emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
-        let segmentCount = path.flattenedSegmentCount(transform: transform)
+        let tolerance = tolerance.isFinite && tolerance > 0 ? max(tolerance, 1e-4) : flatteningTolerance
+        let segmentCount = path.flattenedSegmentCount(transform: transform, tolerance: tolerance)
         guard segmentCount <= maximumSegments else {
             throw RasterError.tooManySegments(count: segmentCount, limit: maximumSegments)
         }
@@ -118,7 +121,7 @@ public final class Rasterizer {
         var finite = true
         var contour: Int32 = -1
         var vertex: UInt32 = 0
-        path.flatten(transform: transform, balanced: true,
+        path.flatten(transform: transform, tolerance: tolerance, balanced: true,
                      moveTo: { x, y in
                          minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
                          let (dx, dy) = perturbation(&vertex)

@@ -3,7 +3,8 @@ import Foundation
 /// The device resolution a shape's path is built for: the flattening tolerance in the shape's
 /// own units, and the work a stroke may ask for. Lowering makes one for every shape from the
 /// transform that takes the shape to device pixels, so a stroke's outline is as fine in pixels
-/// at scale 3 as at scale 1 (0.1 px), and a stroke beyond the renderer's limits is an error.
+/// at scale 3 as at scale 1 (`strokeFlatteningTolerance`, 0.02 px), and a stroke beyond the
+/// renderer's limits is an error.
 public struct _PathResolution: Hashable, Sendable {
     /// The largest distance, in the shape's units, between a curve and the lines it becomes.
     public var tolerance: Double
@@ -16,7 +17,7 @@ public struct _PathResolution: Hashable, Sendable {
 
     /// For a path drawn through `transform` (shape units to device pixels), within
     /// `deviceTolerance` pixels.
-    init(deviceTolerance: Double = flatteningTolerance, transform: CGAffineTransform, limits: StrokeLimits) {
+    init(deviceTolerance: Double = strokeFlatteningTolerance, transform: CGAffineTransform, limits: StrokeLimits) {
         self.init(tolerance: deviceTolerance / transform.resolutionScale, limits: limits)
     }
 

@@ -32,8 +32,9 @@ struct FontCount {
 }
 
 /// Glyph outlines are flattened within this many device pixels: glyph curves are small and
-/// tight, and at the rasterizer's 0.1 px a 17 px glyph is up to 19–26 levels off its exact
-/// coverage; at 0.02 px within about 3 (measured for TEXT.md, §5.2).
+/// tight: at 0.1 px a 17 px glyph is up to 19–26 levels off its exact coverage, at 0.02 px
+/// within about 3 (measured for TEXT.md, §5.2). (Fills are flattened finer still, at
+/// `flatteningTolerance`; glyph masks are cached, text drawn directly is many outlines a frame.)
 let glyphFlatteningTolerance = 0.02
 
 extension Lowering {
@@ -192,7 +193,7 @@ extension Lowering {
 
 /// A glyph's (or symbol's) outline in device space: flattened at `glyphFlatteningTolerance`
 /// up to `GlyphMasks.maximumPixelsPerEm` (a bounded number of segments), its curves kept
-/// beyond, for the rasterizer to flatten at its own 0.1 px within its segment limit (a glyph a
+/// beyond, for the rasterizer to flatten at its own tolerance within its segment limit (a glyph a
 /// million pixels tall would otherwise be cut into billions of segments here, unchecked).
 func glyphOutline(_ outline: Path, _ toDevice: CGAffineTransform, pixelsPerEm: Double) -> Path {
     pixelsPerEm.isFinite && pixelsPerEm <= GlyphMasks.maximumPixelsPerEm
