@@ -182,20 +182,6 @@ if let names = options.reference {
     print("".rightPad(12) + "engine".rightPad(34) + "coverage".rightPad(34) + "8-bit".rightPad(34) + "cairo")
     print("scene".rightPad(12) + head + "  " + head + "  " + head + "  " + head)
     var accuracy: [[String: Double]] = []
-    if let probe = ProcessInfo.processInfo.environment["BENCH_PROBE"]?.split(separator: ",").compactMap({ Int($0) }), probe.count == 2 {
-        let (px, py) = (probe[0], probe[1])
-        for (k, op) in chosen[0].ops.enumerated() {
-            guard case let .fill(path, color, rule) = op else { continue }
-            let box = path.boundingRect
-            guard box.minX - 1 <= Double(px), Double(px) <= box.maxX + 1, box.minY - 1 <= Double(py), Double(py) <= box.maxY + 1 else { continue }
-            let s = try Surface(width: chosen[0].width, height: chosen[0].height)
-            s.clear()
-            try Canvas(s).fill(path, with: .color(.black), fillRule: rule)
-            var exactC = 0.0
-            ExactReference.cover(path, rule: rule, width: chosen[0].width, height: chosen[0].height) { _, x, y, c in if x == px && y == py { exactC = c } }
-            print("op \(k) box \(box) alpha \(color.alpha): engine \(s.pixel(x: px, y: py).a) exact \(exactC * 255)")
-        }
-    }
     for scene in chosen {
         let exact = ExactReference(scene)
         let engine = try ReferenceRenderer(width: scene.width, height: scene.height)
@@ -206,15 +192,6 @@ if let names = options.reference {
         let v = errors(scene.width, scene.height) { x, y in (engine.surface.pixel(x: x, y: y), exactCoverage.pixel(x: x, y: y)) }
         let q = errors(scene.width, scene.height) { x, y in (exactCoverage.pixel(x: x, y: y), exact.pixel(x: x, y: y)) }
         let c = errors(scene.width, scene.height) { x, y in (cairo.pixel(x: x, y: y), exact.pixel(x: x, y: y)) }
-        if ProcessInfo.processInfo.environment["BENCH_WORST"] != nil {
-            var worst: [(Int, Int, Int, RGBA8, RGBA8)] = []
-            for y in 0..<scene.height { for x in 0..<scene.width {
-                let a = engine.surface.pixel(x: x, y: y), b = exactCoverage.pixel(x: x, y: y)
-                let d = max(abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)))
-                if d > 4 { worst.append((d, x, y, a, b)) }
-            } }
-            for w in worst.sorted(by: { $0.0 > $1.0 }).prefix(12) { print("  worst \(w.0) at (\(w.1), \(w.2)): engine \(w.3) exact \(w.4)") }
-        }
         func cells(_ r: (max: Int, over1: Int, over4: Int, mean: Double, p999: Int)) -> String {
             [String(r.max), String(r.over1), String(r.over4), String(format: "%.3f", r.mean), String(r.p999)]
                 .enumerated().map { $1.leftPad([4, 8, 7, 7, 6][$0]) }.joined()
