@@ -6,11 +6,11 @@ SWIFT ?= swift
 # Text: HarfBuzz shapes, ICU breaks lines and orders bidi text, Inter (variable) stands in for SF
 # Pro; Noto (per script, colour emoji), Droid Sans Fallback (CJK) and DejaVu are the fallback
 # chain, fontconfig its last resort, Noto Serif and JetBrains Mono the serif and monospaced designs.
-PACKAGES := libpixman-1-dev libpng-dev pkg-config libharfbuzz-dev libicu-dev libfontconfig-dev fonts-inter-variable \
+PACKAGES := libpixman-1-dev libpng-dev pkg-config binutils libharfbuzz-dev libicu-dev libfontconfig-dev fonts-inter-variable \
             fonts-noto-core fonts-noto-color-emoji fonts-droid-fallback fonts-dejavu-core fonts-jetbrains-mono
 BENCH_PACKAGES := $(PACKAGES) libcairo2-dev libfreetype-dev
 
-.PHONY: deps deps-bench build demo examples test packages docs sanitize fuzz bench bench-quick clean
+.PHONY: deps deps-bench build demo examples test packages docs check-kernels sanitize fuzz bench bench-quick clean
 
 # Installs whatever of $(1) dpkg does not list as installed; as non-root, prints the command.
 define install_missing
@@ -64,8 +64,14 @@ examples: deps
 # records it) instead of being written silently, as in CI. Warnings are errors, here, in the
 # Benchmarks/ and Fuzz/ packages, which are compiled first (see `packages`), and in the DocC
 # catalogs (see `docs`).
-test: deps-bench packages docs
+test: deps-bench packages docs check-kernels
 	SNAPSHOT_TESTING_RECORD=never $(SWIFT) test -Xswiftc -warnings-as-errors
+
+# The pixel kernels of an optimised build call nothing (no runtime, no library call left in
+# their SIMD code): Compositor compiled in release, its object files disassembled.
+check-kernels: deps
+	$(SWIFT) build -c release --target Compositor --quiet
+	Tools/check-kernel-calls.sh .build/release/Compositor.build/*.o
 
 # Compiles the Benchmarks/ and Fuzz/ packages with warnings as errors, without timing or
 # fuzzing anything, so a change that breaks them fails `make test` (and CI). The fuzz targets

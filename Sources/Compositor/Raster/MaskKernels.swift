@@ -132,8 +132,11 @@ enum MaskKernels {
     /// `reach` (≥ `count`): how far the row's coverage bytes may be read and its pixels
     /// rewritten. The row's last pixels are then one more quad, its bytes past `count` masked
     /// off (so whatever they hold counts as 0, and coverage 0 leaves a pixel exactly as it is).
-    @inline(__always)
-    private static func blendRow(_ c: UnsafePointer<UInt8>, count: Int, reach: Int, onto row: UnsafeMutablePointer<UInt32>,
+    ///
+    /// Kept out of line (one call per row of a mask) so `make check-kernels` can disassemble it
+    /// and fail on any call inside: the SIMD code must compile to plain SSE2.
+    @inline(never)
+    static func blendRow(_ c: UnsafePointer<UInt8>, count: Int, reach: Int, onto row: UnsafeMutablePointer<UInt32>,
                                  _ table: UnsafePointer<UInt32>) {
         let whole = count & ~3, rest = count - whole
         // A fully covered quad whose scaled source is opaque gives that source itself (pixman's
