@@ -19,9 +19,16 @@ public struct ReferenceScene {
     public let width: Int
     public let height: Int
     public let ops: [SceneOp]
+    /// The coverage quality it is drawn at (`.fast` for the `-fast` rows of the benchmark).
+    public var coverageQuality = CoverageQuality.exact
 
-    public init(name: String, width: Int, height: Int, ops: [SceneOp]) {
-        self.name = name; self.width = width; self.height = height; self.ops = ops
+    public init(name: String, width: Int, height: Int, ops: [SceneOp], coverageQuality: CoverageQuality = .exact) {
+        self.name = name; self.width = width; self.height = height; self.ops = ops; self.coverageQuality = coverageQuality
+    }
+
+    /// The same scene drawn `.fast`, named with "-fast".
+    public var fast: ReferenceScene {
+        ReferenceScene(name: name + "-fast", width: width, height: height, ops: ops, coverageQuality: .fast)
     }
 }
 
@@ -159,6 +166,7 @@ public final class ReferenceRenderer {
     /// One frame: the white clear, then every operation.
     public func render(_ scene: ReferenceScene) throws {
         surface.fill(.white)
+        canvas.rasterizer.coverageQuality = scene.coverageQuality
         try draw(scene.ops, on: canvas, depth: 0)
     }
 

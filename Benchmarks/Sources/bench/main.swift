@@ -119,6 +119,8 @@ let allScenes: [() -> ReferenceScene] = [
     { .s3(count: 1000) }, { .s3(count: 10000) },
     { .s4(fillRule: .nonZero) }, { .s4(fillRule: .evenOdd) },
     { .s5() }, { .s6() }, { .s7() },
+    // S4 drawn with CoverageQuality.fast (accumulation only), as Blend2D draws it.
+    { .s4(fillRule: .nonZero).fast }, { .s4(fillRule: .evenOdd).fast },
 ]
 
 if options.profile == "text-shaping" {
@@ -167,7 +169,7 @@ if let names = options.reference {
     // Every scene of the series, and S1 with opaque circles.
     let candidates = allScenes.map { $0() } + [ReferenceScene.s1(group: false, opaque: true)]
     let chosen = names == "all" ? candidates.filter { !$0.name.hasPrefix("S4") && $0.name != "S3-10k" }
-        : try names.split(separator: ",").map { name in
+        : names.split(separator: ",").map { name in
             guard let scene = candidates.first(where: { $0.name == name }) else {
                 FileHandle.standardError.write(Data("bench: no scene '\(name)' (\(candidates.map(\.name).joined(separator: ", ")))\n".utf8))
                 exit(64)
@@ -250,6 +252,7 @@ final class SceneGraphEngine {
     init(_ scene: ReferenceScene) {
         view = scene.view
         surface = try! Surface(width: scene.width, height: scene.height)
+        renderer.coverageQuality = scene.coverageQuality
     }
     func render() throws { try renderer.render(view, into: surface) }
 }
@@ -388,7 +391,7 @@ print("wrote \(options.json)")
 // S2-noshadow, S3 0.5; S4 0.1; S5 0.3; S6, S7 0.7).
 if !rows.isEmpty {
     let targets: [String: Double] = ["S1a": 0.5, "S1b": 0.5, "S2-noshadow": 0.5, "S3-1k": 0.5, "S3-10k": 0.5,
-                                     "S4-nz": 0.1, "S4-eo": 0.1, "S5": 0.3, "S6": 0.7, "S7": 0.7]
+                                     "S4-nz": 0.1, "S4-eo": 0.1, "S5": 0.3, "S6": 0.7, "S7": 0.7, "S4-nz-fast": 0.1, "S4-eo-fast": 0.1]
     let chart = RatioChart(bars: rows.map { ($0.pixelsAgree ? $0.ratio : nil, targets[$0.name] ?? 1) })
     let image = try Renderer().render(chart, size: CGSize(width: chart.width, height: chart.height), scale: 2)
     let chartPath = url.deletingLastPathComponent().appendingPathComponent("ratios.png").path

@@ -78,6 +78,8 @@ public final class Rasterizer {
     /// default): beyond it `rasterize` throws `RasterError.tooManySegments` before flattening,
     /// so memory stays bounded (36 bytes a segment).
     public var maximumSegments = maximumFlattenedSegments
+    /// Exact area everywhere (the default), or accumulation only (see `CoverageQuality`).
+    public var coverageQuality = CoverageQuality.exact
 
     public init() {
         accumulationCapacity = 4096
@@ -172,7 +174,7 @@ public final class Rasterizer {
             let bandRows = min(bandHeight, y1 - top)
             exactRows += rows.accumulate(segments: segs, contours: contours, originX: Double(x0) - 1, originY: Double(top),
                                             width: Double(width), rows: bandRows, into: accumulation, stride: stride,
-                                            fillRule: fillRule)
+                                            fillRule: fillRule, exactOverlaps: coverageQuality == .exact)
             sweep(rows: bandRows, width: width, stride: stride, maskStride: maskStride, fillRule: fillRule,
                   exact: rows.exact, scale: scale, origin: (x0, top))
             coveragePixels += width * bandRows

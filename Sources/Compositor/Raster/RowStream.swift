@@ -35,9 +35,10 @@ struct RowScratch: ~Copyable {
     var exactScratch = ExactRowScratch()
 
     /// Accumulates a band of `rows` rows; returns how many rows went through the exact path.
+    /// Without `exactOverlaps` (`CoverageQuality.fast`) every strip is accumulated.
     mutating func accumulate(segments: [Double], contours: [Int32], originX: Double, originY: Double,
                              width: Double, rows: Int, into acc: UnsafeMutablePointer<Float>, stride: Int,
-                             fillRule: FillRule) -> Int {
+                             fillRule: FillRule, exactOverlaps: Bool = true) -> Int {
         // Band-local x: the guard column is [0, 1), the band's pixels [1, width + 1).
         let right = width + 1
         // Edges clipped to the band's rows, in segment order.
@@ -133,7 +134,7 @@ struct RowScratch: ~Copyable {
                     rr += 1
                 }
             }
-            if guardWinding <= 1, rowIsSimple(pieces, runs: &runs) {
+            if !exactOverlaps || (guardWinding <= 1 && rowIsSimple(pieces, runs: &runs)) {
                 for p in pieces {
                     if p.dir > 0 { accumulateLine(acc, stride: stride, Float(p.xa), Float(p.ya), Float(p.xb), Float(p.yb)) }
                     else { accumulateLine(acc, stride: stride, Float(p.xb), Float(p.yb), Float(p.xa), Float(p.ya)) }

@@ -8,6 +8,8 @@ public struct DrawingGroupKey: Hashable, Sendable {
     public var width: Int
     public var height: Int
     public var format: PixelFormat
+    /// The coverage quality it was drawn at (an image drawn `.fast` is not an `.exact` one).
+    public var coverageQuality: CoverageQuality = .exact
 }
 
 /// The drawing-group image cache a `Renderer` keeps (see `ImageCache`).
@@ -79,7 +81,8 @@ extension Renderer {
     /// for it until it is composited (the miss's new image; 0 for a hit).
     private func groupImage(_ children: [DisplayItem], _ planned: [PlannedItem], _ image: GroupImage,
                             _ layer: PlannedImage) throws -> (surface: Surface, liveBytes: Int) {
-        let key = DrawingGroupKey(children: children, width: image.width, height: image.height, format: image.format)
+        let key = DrawingGroupKey(children: children, width: image.width, height: image.height, format: image.format,
+                                  coverageQuality: coverageQuality)
         usedKeys.insert(key)
         if let cached = cache.image(for: key) {
             recorder.reused(layer.bounds, bytes: cached.byteCount)

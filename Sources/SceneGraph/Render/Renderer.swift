@@ -27,6 +27,14 @@ public final class Renderer {
         get { rasterizer.maximumSegments }
         set { rasterizer.maximumSegments = max(0, newValue) }
     }
+    /// How coverage is computed where a path overlaps itself inside a pixel: `.exact` (the
+    /// default) or `.fast` (accumulation only; see `CoverageQuality`). Glyph masks are always
+    /// exact (they are shared between renderers), and drawing-group images are cached per
+    /// quality.
+    public var coverageQuality: CoverageQuality {
+        get { rasterizer.coverageQuality }
+        set { rasterizer.coverageQuality = newValue }
+    }
     /// The most dashes one stroke's pattern may cut its path into (`maximumDashCount`, 2^20, by
     /// default); beyond it `render` throws `RenderError.strokeLimit`.
     public var maximumDashes = maximumDashCount

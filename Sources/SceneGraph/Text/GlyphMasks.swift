@@ -130,6 +130,11 @@ enum GlyphMasks {
         guard width > 0, height > 0 else { return nil }
         let toMask = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: ox - x0, ty: oy - y0)
         let outline = g.font.outline(of: g.glyph).flattened(transform: toMask, tolerance: glyphFlatteningTolerance)
+        // Always exact, whatever the renderer asks for: the cache is shared by every renderer
+        // (and overlapping contours are common in variable fonts).
+        let quality = rasterizer.coverageQuality
+        rasterizer.coverageQuality = .exact
+        defer { rasterizer.coverageQuality = quality }
         let surface = try CoverageMask.surface(of: outline, width: width, height: height, rasterizer: rasterizer)
         _ = cache.insert(surface, for: key)
         return (surface, Int(x0), Int(y0), false)
