@@ -93,6 +93,8 @@ private enum ShapingBuffers {
     struct Buffer: @unchecked Sendable { let pointer: OpaquePointer }
     static let pool = Locked<[Buffer]>([])
     static let limit = 8
+    /// Glyphs of the longest text whose buffer is kept (a page is about 10,000).
+    static let largestKept: UInt32 = 1 << 16
 
     static func take() -> OpaquePointer {
         if let kept = pool.withLock({ $0.popLast() }) { return kept.pointer }
@@ -100,12 +102,13 @@ private enum ShapingBuffers {
     }
 
     static func give(_ buffer: OpaquePointer) {
-        hb_buffer_clear_contents(buffer)
-        // A buffer that failed to grow (HarfBuzz's allocation error) is not kept.
-        guard hb_buffer_allocation_successful(buffer) != 0 else {
+        // A buffer that failed to grow (HarfBuzz's allocation error) is not kept, nor one that
+        // grew for a text of more than `largestKept` glyphs (its memory would stay held).
+        guard hb_buffer_allocation_successful(buffer) != 0, hb_buffer_get_length(buffer) <= largestKept else {
             hb_buffer_destroy(buffer)
             return
         }
+        hb_buffer_clear_contents(buffer)
         let kept = pool.withLock { pool in
             guard pool.count < limit else { return false }
             pool.append(Buffer(pointer: buffer))

@@ -37,6 +37,28 @@ import Compositor
         #expect(arabic.shape("لا", range: 0..<"لا".utf8.count, rightToLeft: true).count == 1)
     }
 
+    /// HarfBuzz buffers are reused between calls: nothing of one call (its direction, script,
+    /// length, features) carries into the next. Latin, Arabic right to left, a long text and
+    /// a text with features, in turn and on several threads, each shape as it did first.
+    @Test func reusedBuffersCarryNothingOver() async throws {
+        let arabic = try #require(FontLibrary.fallback(for: "ع", bold: false, italic: false))
+        let latin = try SystemFont.instance(size: 17, weight: 400, italic: false)
+        let word = "العربية", long = String(repeating: "Descargando ", count: 500)
+        let expected = (latin.shape("office 1/2"), arabic.shape(word, range: 0..<word.utf8.count, rightToLeft: true),
+                        latin.shape(long), latin.shape("0123", features: ["tnum"]))
+        func check() -> Bool {
+            arabic.shape(word, range: 0..<word.utf8.count, rightToLeft: true) == expected.1
+                && latin.shape("0123", features: ["tnum"]) == expected.3 && latin.shape("office 1/2") == expected.0
+                && latin.shape(long) == expected.2
+        }
+        #expect(check())
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 { group.addTask { (0..<20).allSatisfy { _ in check() } } }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.allSatisfy { $0 })
+    }
+
     /// ICU's levels: in a left-to-right paragraph the Arabic word is laid right to left and
     /// the digits after it join its run ("123 العربية" reads left to right on screen as digits
     /// then Arabic, UAX #9 W2 + L2), everything else left to right.
