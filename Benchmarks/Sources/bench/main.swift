@@ -74,24 +74,8 @@ func compare(_ engine: Surface, _ cairo: CairoRenderer) -> Agreement {
 }
 
 func compare(_ engine: Surface, _ other: (Int, Int) -> RGBA8) -> Agreement {
-    var histogram = [Int](repeating: 0, count: 256)
-    var over8 = 0
-    for y in 0..<engine.height {
-        for x in 0..<engine.width {
-            let a = engine.pixel(x: x, y: y), b = other(x, y)
-            let d = [abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)), abs(Int(a.a) - Int(b.a))]
-            for v in d { histogram[v] += 1 }
-            if d.max()! > 8 { over8 += 1 }
-        }
-    }
-    let total = histogram.reduce(0, +)
-    let mean = Double(histogram.enumerated().reduce(0) { $0 + $1.offset * $1.element }) / Double(total)
-    var seen = 0, p999 = 0
-    for (v, n) in histogram.enumerated() {
-        seen += n
-        if Double(seen) >= 0.999 * Double(total) { p999 = v; break }
-    }
-    return Agreement(mean: mean, p999: p999, over8: Double(over8) / Double(engine.width * engine.height))
+    let d = differences(engine.width, engine.height) { (engine.pixel(x: $0, y: $1), other($0, $1)) }
+    return Agreement(mean: d.mean, p999: d.p999, over8: Double(d.over8) / Double(engine.width * engine.height))
 }
 
 /// The gate, from PEERS.md: peers agree with cairo to a mean under 0.5 with under 1.1 % of
@@ -189,12 +173,12 @@ if let names = options.reference {
         let engine = try ReferenceRenderer(width: scene.width, height: scene.height)
         let cairo = CairoRenderer(width: scene.width, height: scene.height)
         try engine.render(scene); cairo.render(scene)
-        let e = errors(scene.width, scene.height) { x, y in (engine.surface.pixel(x: x, y: y), exact.pixel(x: x, y: y)) }
+        let e = differences(scene.width, scene.height) { x, y in (engine.surface.pixel(x: x, y: y), exact.pixel(x: x, y: y)) }
         let exactCoverage = try ExactReference.compositedFromExactCoverage(scene)
-        let v = errors(scene.width, scene.height) { x, y in (engine.surface.pixel(x: x, y: y), exactCoverage.pixel(x: x, y: y)) }
-        let q = errors(scene.width, scene.height) { x, y in (exactCoverage.pixel(x: x, y: y), exact.pixel(x: x, y: y)) }
-        let c = errors(scene.width, scene.height) { x, y in (cairo.pixel(x: x, y: y), exact.pixel(x: x, y: y)) }
-        func cells(_ r: (max: Int, over1: Int, over4: Int, mean: Double, p999: Int)) -> String {
+        let v = differences(scene.width, scene.height) { x, y in (engine.surface.pixel(x: x, y: y), exactCoverage.pixel(x: x, y: y)) }
+        let q = differences(scene.width, scene.height) { x, y in (exactCoverage.pixel(x: x, y: y), exact.pixel(x: x, y: y)) }
+        let c = differences(scene.width, scene.height) { x, y in (cairo.pixel(x: x, y: y), exact.pixel(x: x, y: y)) }
+        func cells(_ r: (max: Int, over1: Int, over4: Int, over8: Int, mean: Double, p999: Int)) -> String {
             [String(r.max), String(r.over1), String(r.over4), String(format: "%.3f", r.mean), String(r.p999)]
                 .enumerated().map { $1.leftPad([4, 8, 7, 7, 6][$0]) }.joined()
         }
@@ -218,12 +202,12 @@ extension String {
 }
 
 /// How far one render is from another, in 8-bit levels over all four channels: the largest
-/// difference, the pixels with a channel off by more than 1 and by more than 4, the mean and the
-/// 99.9th percentile of the channel differences.
-func errors(_ width: Int, _ height: Int, _ pair: (Int, Int) -> (RGBA8, RGBA8))
-    -> (max: Int, over1: Int, over4: Int, mean: Double, p999: Int) {
+/// difference, the pixels with a channel off by more than 1, 4 and 8, the mean and the 99.9th
+/// percentile of the channel differences.
+func differences(_ width: Int, _ height: Int, _ pair: (Int, Int) -> (RGBA8, RGBA8))
+    -> (max: Int, over1: Int, over4: Int, over8: Int, mean: Double, p999: Int) {
     var histogram = [Int](repeating: 0, count: 256)
-    var over1 = 0, over4 = 0
+    var over1 = 0, over4 = 0, over8 = 0
     for y in 0..<height {
         for x in 0..<width {
             let (a, b) = pair(x, y)
@@ -232,6 +216,7 @@ func errors(_ width: Int, _ height: Int, _ pair: (Int, Int) -> (RGBA8, RGBA8))
             let m = d.max()!
             if m > 1 { over1 += 1 }
             if m > 4 { over4 += 1 }
+            if m > 8 { over8 += 1 }
         }
     }
     let total = histogram.reduce(0, +)
@@ -241,7 +226,7 @@ func errors(_ width: Int, _ height: Int, _ pair: (Int, Int) -> (RGBA8, RGBA8))
         seen += n
         if Double(seen) >= 0.999 * Double(total) { p999 = v; break }
     }
-    return (histogram.lastIndex { $0 > 0 } ?? 0, over1, over4, mean, p999)
+    return (histogram.lastIndex { $0 > 0 } ?? 0, over1, over4, over8, mean, p999)
 }
 
 /// This engine through the SceneGraph API: the scene's views rendered into one reused surface.
