@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "Compositor", targets: ["Compositor"]),
         .library(name: "SceneGraph", targets: ["SceneGraph"]),
         .library(name: "SceneFile", targets: ["SceneFile"]),
+        .library(name: "SVG", targets: ["SVG"]),
         .library(name: "PixelTesting", targets: ["PixelTesting"]),
         // For this repository's own Benchmarks/ and Fuzz/ packages, not for users: underscored.
         .library(name: "_ReferenceScenes", targets: ["ReferenceScenes"]),
@@ -71,6 +72,13 @@ let package = Package(
             dependencies: ["Compositor", "Typography"]
         ),
 
+        // MARK: - SVG files read into a resolved tree and drawn as vector images
+
+        .target(
+            name: "SVG",
+            dependencies: ["SceneGraph", "Compositor"]
+        ),
+
         // MARK: - The scene language (`.scene` files): SwiftUI syntax, evaluated to views
 
         .target(
@@ -103,7 +111,7 @@ let package = Package(
 
         .executableTarget(
             name: "compose",
-            dependencies: ["SceneGraph", "SceneFile"]
+            dependencies: ["SceneGraph", "SceneFile", "SVG"]
         ),
 
         // MARK: - Tests

@@ -1,6 +1,7 @@
 import Foundation
 import SceneFile
 import SceneGraph
+import SVG
 
 /// A scene ready to draw: its view (states at their start), canvas after overrides, name for
 /// messages, and its animated change when it declares states.
@@ -32,8 +33,11 @@ struct SceneOptions {
     var fonts: [String] = []
     /// Symbol files or folders given with `--symbols`, in order.
     var symbols: [String] = []
+    /// `--width` / `--height`: the output's width or height in pixels (the scale follows).
+    var pixelWidth: Double?
+    var pixelHeight: Double?
 
-    static let flags = ["--demo", "--fonts", "--symbols", "--scale", "--size", "--background", "--max-depth", "--max-iterations", "--max-path-elements",
+    static let flags = ["--demo", "--width", "--height", "--fonts", "--symbols", "--scale", "--size", "--background", "--max-depth", "--max-iterations", "--max-path-elements",
                         "--max-pixels", "--max-scene-bytes", "--max-coordinate", "--max-offscreen-bytes", "--max-image-bytes",
                         "--max-segments", "--max-dashes", "--max-stroke-points", "--max-shadow-radius", "--max-blur-radius"]
 
@@ -54,6 +58,8 @@ struct SceneOptions {
         case "--fonts": fonts.append(reader.value(for: arg))
         case "--symbols": symbols.append(reader.value(for: arg))
         case "--scale": scale = reader.number(for: arg, in: SceneCanvas.scaleRange)
+        case "--width": pixelWidth = reader.number(for: arg, in: 1...32767)
+        case "--height": pixelHeight = reader.number(for: arg, in: 1...32767)
         case "--size":
             let text = reader.value(for: arg)
             let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
@@ -108,6 +114,13 @@ struct SceneOptions {
             name = "demo"
         } else {
             guard let path else { fail(UsageError(message: "Missing expected argument '<scene>'.", command: command)) }
+            if path.lowercased().hasSuffix(".svg") {
+                switch loadSVG(path) {
+                case .success(let loaded): (canvas, view, name) = (loaded.canvas, loaded.view, path)
+                case .failure(let code): return .failure(code)
+                }
+                return finish(LoadedScene(view: view, canvas: canvas, name: name))
+            }
             let source: String
             if path == "-" {
                 // Read no further than the size limit: an endless pipe is an error, not a hang.
@@ -176,15 +189,44 @@ struct SceneOptions {
                 return .failure(.dataError)
             }
         }
-        if let scale { canvas.scale = scale }
+        return finish(LoadedScene(view: view, canvas: canvas, name: name, change: change))
+    }
+
+    /// The canvas after `--scale`, `--size`, `--width`, `--height` and `--background`,
+    /// checked against the pixel limit.
+    private func finish(_ scene: LoadedScene) -> Result<LoadedScene, ExitCode> {
+        var canvas = scene.canvas
+        let name = scene.name
         if let size { (canvas.width, canvas.height) = (size.width, size.height) }
+        if let scale { canvas.scale = scale }
+        if let pixelWidth { canvas.scale = pixelWidth / canvas.width }
+        if let pixelHeight { canvas.scale = pixelHeight / canvas.height }
         if let background { canvas.background = background }
         let (w, h) = ((canvas.width * canvas.scale).rounded(.up), (canvas.height * canvas.scale).rounded(.up))
         guard w * h <= Double(limits.maximumCanvasPixels), w <= 32767, h <= 32767 else {
             printError("\(name): the canvas would be \(Int(w))×\(Int(h)) pixels, more than the limit of \(limits.maximumCanvasPixels) (32767 a side); lower --scale or --size, or raise --max-pixels")
             return .failure(.dataError)
         }
-        return .success(LoadedScene(view: view, canvas: canvas, name: name, change: change))
+        var out = scene
+        out.canvas = canvas
+        return .success(out)
+    }
+
+    /// An SVG file as a scene: its document drawn at its size on a transparent canvas; its
+    /// warnings printed with their lines.
+    private func loadSVG(_ path: String) -> Result<LoadedScene, ExitCode> {
+        do {
+            let document = try SVGDocument(contentsOfFile: path)
+            for warning in document.warnings { printError("\(path):\(warning.line): warning: \(warning.message)") }
+            let canvas = SceneCanvas(width: document.size.width, height: document.size.height, scale: 1, background: nil)
+            return .success(LoadedScene(view: AnyView(Image(drawing: document).resizable()), canvas: canvas, name: path))
+        } catch {
+            printError(error.description)
+            switch error {
+            case .unreadable: return .failure(.noInput)
+            default: return .failure(.dataError)
+            }
+        }
     }
 }
 

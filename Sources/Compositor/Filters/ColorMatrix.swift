@@ -118,6 +118,22 @@ public struct ColorMatrix: Hashable, Sendable {
 
 extension Surface {
     /// Every pixel of an 8-bit ARGB surface through `matrix`, on its un-premultiplied colour.
+    /// Each pixel's luminance becomes its alpha, its colour black: alpha = 0.2125 R + 0.7154 G
+    /// + 0.0721 B of the premultiplied, sRGB-encoded colour (SVG's luminance mask, which weights
+    /// a colour's luminance by its alpha; the coefficients are SVG's `luminanceToAlpha`).
+    public func convertLuminanceToAlpha() {
+        precondition(format == .argb32, "luminance to alpha applies to 8-bit ARGB layers")
+        for y in 0..<height {
+            let row = (data + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width {
+                let p = row[x]
+                // Weights in 1/65536: 13926 + 46884 + 4725 = 65535, so white stays 255.
+                let l = (13926 * ((p >> 16) & 0xFF) + 46884 * ((p >> 8) & 0xFF) + 4725 * (p & 0xFF) + 32768) >> 16
+                row[x] = min(l, 255) << 24
+            }
+        }
+    }
+
     public func apply(_ matrix: ColorMatrix) {
         precondition(format == .argb32, "colour matrices apply to 8-bit ARGB layers")
         for y in 0..<height {

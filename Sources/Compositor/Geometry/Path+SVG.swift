@@ -22,6 +22,25 @@ extension Path {
         try parser.parse(into: &self)
     }
 
+    /// Parses SVG path data as SVG renderers must (SVG 1.1 §F.2): the segments before the
+    /// first error are kept, and the error is returned beside them (nil when there is none).
+    ///
+    /// ```swift
+    /// let (p, error) = Path.readingSVGPath("M0 0 h10 v10 x")   // p has the two lines
+    /// ```
+    public static func readingSVGPath(_ data: String) -> (path: Path, error: SVGPathError?) {
+        var path = Path()
+        var parser = SVGPathParser(Array(data.utf8))
+        do {
+            try parser.parse(into: &path)
+            return (path, nil)
+        } catch let error as SVGPathError {
+            return (path, error)
+        } catch {
+            return (path, SVGPathError(offset: 0, message: "\(error)"))
+        }
+    }
+
     /// The path as SVG path data with absolute commands (`M L Q C Z`), numbers in their shortest
     /// exact decimal form, so that `Path(svgPath: p.description)` gives back `p`.
     public var description: String {

@@ -200,7 +200,7 @@ extension PlacedNode.Content {
             switch leaf {
             case .empty: .empty
             case .shape: .shape
-            case .image: .image
+            case .image, .drawing: .image
             case .spacer: .spacer
             case .laidOut: .laidOut
             case .text(let text): .text(text.segments.map(\.string).joined())

@@ -21,6 +21,9 @@ extension LayoutPass {
                 // asked for the ideal).
                 let natural = content.size
                 return resizable ? CGSize(width: proposal.width ?? natural.width, height: proposal.height ?? natural.height) : natural
+            case let .drawing(drawing, resizable):
+                let natural = drawing.naturalSize
+                return resizable ? CGSize(width: proposal.width ?? natural.width, height: proposal.height ?? natural.height) : natural
             case .spacer(let minLength):
                 // Outside a stack a spacer takes what it is offered (nothing when asked its ideal).
                 let m = minLength ?? 0

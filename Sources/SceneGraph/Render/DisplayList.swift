@@ -147,6 +147,10 @@ public enum DisplayItem: Hashable, Sendable {
         /// Colour effects written outside a boundary (or on an image): the layer's colours go
         /// through the matrix.
         case colorMatrix(ColorMatrix)
+        /// The layer's luminance becomes its alpha (an SVG luminance mask's content): alpha =
+        /// 0.2125 R + 0.7154 G + 0.0721 B of the premultiplied sRGB-encoded colour, so a
+        /// colour's luminance is weighted by its own alpha.
+        case luminanceToAlpha
         /// `blur(radius:)`: a Gaussian of `sigma` device pixels (edges repeated when `opaque`).
         case blur(sigma: Double, opaque: Bool)
         /// `mask`: the layer kept where these items (drawn into a second layer) have alpha.
@@ -160,6 +164,7 @@ public enum DisplayItem: Hashable, Sendable {
             switch self {
             case .layer: "compositingGroup"
             case .colorMatrix: "colorFilter"
+            case .luminanceToAlpha: "luminanceToAlpha"
             case let .blur(sigma, opaque): String(format: "blur σ %.2f%@", sigma, opaque ? " opaque" : "")
             case .mask: "mask"
             case .image(let image):
@@ -182,7 +187,7 @@ public enum DisplayItem: Hashable, Sendable {
         case .group(let group):
             let content = group.children.reduce(CGRect.null) { $0.union($1.inkBounds) }
             switch group.isolation {
-            case .layer, .colorMatrix:
+            case .layer, .colorMatrix, .luminanceToAlpha:
                 return content
             case let .blur(sigma, opaque):
                 let spread = opaque ? 0 : CGFloat(gaussianExtent(sigma: sigma))

@@ -99,6 +99,9 @@ public struct Explanation: Codable, Sendable, Equatable {
             case .colorMatrix:
                 node.kind = "colorFilter"
                 node.reason = "colour effects written outside a boundary, or on an image: applied once to the composite"
+            case .luminanceToAlpha:
+                node.kind = "luminanceToAlpha"
+                node.reason = "a luminance mask's content: its luminance becomes the mask's alpha"
             case let .blur(sigma, opaque):
                 node.kind = "blur"
                 node.summary = String(format: "σ %.2f px%@, ", sigma, opaque ? ", opaque" : "") + node.summary

@@ -82,6 +82,7 @@ struct GroupPlan {
         /// Nothing (`compositingGroup()`).
         case none
         case colorMatrix(ColorMatrix)
+        case luminanceToAlpha
         case blur(sigma: Double, opaque: Bool)
         /// The layer kept where a second layer, with these items drawn into it, has alpha.
         case mask(PlannedImage, [PlannedItem])
@@ -114,7 +115,7 @@ struct GroupPlan {
         var out = [layer]
         if inside { out += children.flatMap(\.images) }
         switch preparation {
-        case .none, .colorMatrix, .blur: break
+        case .none, .colorMatrix, .luminanceToAlpha, .blur: break
         case let .mask(maskLayer, items):
             out.append(maskLayer)
             if inside { out += items.flatMap(\.images) }
@@ -189,6 +190,11 @@ struct LayerPlanner {
             var plan = try layered(group, .compositingGroup, bounds: PixelRect(cut: ink.insetBy(dx: -margin, dy: -margin), to: surface),
                                    on: surface)
             plan.preparation = .colorMatrix(matrix)
+            return plan
+        case .luminanceToAlpha:
+            var plan = try layered(group, .compositingGroup, bounds: PixelRect(cut: ink.insetBy(dx: -margin, dy: -margin), to: surface),
+                                   on: surface)
+            plan.preparation = .luminanceToAlpha
             return plan
         case let .blur(sigma, opaque):
             // Its content's ink spread by the blur (plus the margin; none when opaque, whose

@@ -146,6 +146,8 @@ struct Lowering {
                                      clips: context.clips, shadows: context.leafShadows)))
         case let .image(content, _, filter):
             lowerPixels(content, filter: filter, in: rect, context, into: &items)
+        case .drawing(let drawing, _):
+            try lowerDrawing(drawing, in: rect, context, into: &items)
         }
     }
 

@@ -109,6 +109,8 @@ extension Renderer {
             break
         case .colorMatrix(let matrix):
             recorder.time("filters") { layer.apply(matrix) }
+        case .luminanceToAlpha:
+            recorder.time("filters") { layer.convertLuminanceToAlpha() }
         case let .blur(sigma, opaque):
             recorder.time("filters") { layer.blur(sigma: sigma, clampEdges: opaque) }
         case let .mask(maskImage, maskItems):

@@ -5,10 +5,14 @@ import Foundation
 /// images are the same only if they are this same object.
 public final class ImageContent: Hashable, @unchecked Sendable, CustomStringConvertible {
     let surface: Surface
+    /// The pixels' width and height.
+    public var pixelWidth: Int { surface.width }
+    public var pixelHeight: Int { surface.height }
     /// Pixels per point.
     public let scale: Double
 
-    init(copying surface: Surface, scale: Double) throws {
+    /// A private copy of `surface`'s pixels, `scale` pixels per point.
+    public init(copying surface: Surface, scale: Double) throws {
         self.surface = try surface.copy()
         self.scale = scale
     }
@@ -38,9 +42,12 @@ public struct Image: View, PrimitiveView, Sendable {
     enum Source: Sendable {
         case pixels(ImageContent)
         case symbol(String)
+        case drawing(any VectorDrawing)
     }
 
     let source: Source
+
+    init(source: Source) { self.source = source }
     var isResizable = false
     var interpolation = Interpolation.high
 
@@ -88,6 +95,7 @@ public struct Image: View, PrimitiveView, Sendable {
         switch source {
         case .pixels(let content): .leaf(.image(content, resizable: isResizable, filter: interpolation == .none ? .nearest : .bilinear))
         case .symbol(let name): .leaf(.symbol(name, resizable: isResizable))
+        case .drawing(let drawing): .leaf(.drawing(drawing, resizable: isResizable))
         }
     }
 

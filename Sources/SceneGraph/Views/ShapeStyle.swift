@@ -17,6 +17,17 @@ public struct ImageFill: Hashable, Sendable {
     public var opacity: Double = 1
     public var transform: CGAffineTransform = .identity
 
+    /// `content`'s pixels mapped by `imageTransform` (pixels → the shape's coordinates), then by
+    /// `transform` to device pixels, faded by `opacity`.
+    public init(content: ImageContent, imageTransform: CGAffineTransform, filter: ImageFilter = .bilinear, opacity: Double = 1,
+                transform: CGAffineTransform = .identity) {
+        self.content = content
+        self.imageTransform = imageTransform
+        self.filter = filter
+        self.opacity = opacity
+        self.transform = transform
+    }
+
     /// The same image with `t` applied after its transform.
     func placed(by t: CGAffineTransform) -> ImageFill {
         var copy = self
@@ -73,7 +84,7 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The same fill with its coordinates mapped by `t` first (the paint moves with the shape).
-    func transformed(by t: CGAffineTransform) -> ShapeFill {
+    public func transformed(by t: CGAffineTransform) -> ShapeFill {
         switch self {
         case .color: self
         case let .linearGradient(g, s, e, m): .linearGradient(g, start: s, end: e, transform: m.concatenating(t))
@@ -84,7 +95,7 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The same fill with every colour's opacity multiplied by `opacity`.
-    func opacity(_ opacity: Double) -> ShapeFill {
+    public func opacity(_ opacity: Double) -> ShapeFill {
         guard opacity != 1 else { return self }
         if case .image(var i) = self {
             i.opacity *= opacity

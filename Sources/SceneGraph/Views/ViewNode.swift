@@ -24,6 +24,9 @@ enum Leaf: Sendable {
     case shape(ShapeGeometry, style: any ShapeStyle, fillRule: FillRule)
     /// Pixels at their natural size, or stretched to the frame when resizable.
     case image(ImageContent, resizable: Bool, filter: ImageFilter)
+    /// Vector art (an SVG document) at its natural size, or stretched to the frame when
+    /// resizable.
+    case drawing(any VectorDrawing, resizable: Bool)
     /// Flexible room along a stack's axis (SwiftUI's `Spacer`), at least `minLength`.
     case spacer(minLength: CGFloat?)
     /// A view tree laid out already (a frame of an animation, whose layout is interpolated):

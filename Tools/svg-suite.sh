@@ -1,0 +1,27 @@
+#!/bin/sh
+# Renders every test of the SVG suite at its manifest size with `compose render` and scores the
+# renders with the suite's score.py under the project's rule (docs/svg.md):
+#   --neighbourhood --premultiplied --tol 8:0.1%   (and the strict 1:0 column, for information)
+# Usage: Tools/svg-suite.sh COMPOSE SUITE_DIR OUT_DIR [FLOOR_FILE]
+# With FLOOR_FILE, fails when the tier-1 pass count under the rule drops below the number in it.
+set -eu
+compose=$1 suite=$2 out=$3 floor=${4:-}
+mkdir -p "$out"
+jobs=$(nproc 2>/dev/null || echo 2)
+start=$(date +%s.%N)
+# One render per manifest row; a test the renderer refuses (exit status non-zero) leaves no PNG
+# and fails in the score. Its message goes to the log.
+tail -n +2 "$suite/manifest.tsv" | awk -F'\t' '{print $1 "\t" $2 "\t" $3 "\t" $5}' |
+while IFS="$(printf '\t')" read -r category name width svg; do
+    mkdir -p "$out/$category/$(dirname "$name")"
+    printf '%s\t%s\t%s\n' "$width" "$suite/$svg" "$out/$category/$name.png"
+done | xargs -P "$jobs" -L 1 sh -c '"$1" render "$4" -o "$5" --width "$3" 2>>"$2/log.txt" || echo "failed: $4" >>"$2/log.txt"' sh "$compose" "$out" || true
+end=$(date +%s.%N)
+printf 'rendered in %.1f s (%s jobs)\n' "$(echo "$end - $start" | bc)" "$jobs"
+python3 "$suite/score.py" "$out" --neighbourhood --premultiplied --tol 8:0.1% --tol 1:0 --details "$out/details.tsv" | tee "$out/score.txt"
+if [ -n "$floor" ]; then
+    want=$(cat "$floor")
+    got=$(python3 "$suite/score.py" "$out" --neighbourhood --premultiplied --tol 8:0.1% --tier 1 | awk '/^total/ {print $2; exit}')
+    echo "tier 1 under the rule: $got passed (floor $want)"
+    [ "$got" -ge "$want" ] || { echo "the SVG suite's tier-1 pass count fell below the committed floor ($got < $want)" >&2; exit 1; }
+fi
