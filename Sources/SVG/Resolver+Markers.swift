@@ -10,11 +10,7 @@ extension Resolver {
         // Only path, line, polyline and polygon take markers.
         guard ["path", "line", "polyline", "polygon"].contains(tree.elements[i].name) else { return [] }
         let style = context.style
-        func marker(_ name: String) -> Int? {
-            guard let value = style[name], let (id, _) = SVGValue.urlReference(value), let m = element(id),
-                  tree.elements[m].name == "marker" else { return nil }
-            return m
-        }
+        func marker(_ name: String) -> Int? { referenced(style[name], "marker") }
         let start = marker("marker-start"), mid = marker("marker-mid"), end = marker("marker-end")
         guard start != nil || mid != nil || end != nil else { return [] }
         let vertices = Self.vertices(of: path)
@@ -95,8 +91,7 @@ extension Resolver {
 
     mutating func instantiateMarker(_ m: Int, at v: Vertex, isStart: Bool, strokeWidth: Double, _ context: Context,
                                     stroke: SVGStroke?, fill: SVGFill?) -> SVGNode? {
-        guard !active.contains(m) else { return nil }
-        active.insert(m)
+        guard enter(m, "a marker drawn inside itself is not drawn again") else { return nil }
         defer { active.remove(m) }
         let own = definitionContext(m, context)
         let mw = length(m, "markerWidth", .x, own, default: 3), mh = length(m, "markerHeight", .y, own, default: 3)

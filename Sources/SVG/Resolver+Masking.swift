@@ -24,13 +24,8 @@ extension Resolver {
     /// The element's style as drawn from where it is defined (a clip path's, mask's or
     /// pattern's content inherits from its own ancestors, not from what references it).
     func definitionContext(_ i: Int, _ context: Context) -> Context {
-        var style = ComputedStyle.root
-        var ancestors: [Int] = []
-        var p: Int? = i
-        while let q = p { ancestors.append(q); p = tree.elements[q].parent }
-        for a in ancestors.reversed() { style = style.child(cascade.specified[a]) }
         var out = context
-        out.style = style
+        out.style = ancestorStyle(i)
         out.contextFill = nil
         out.contextStroke = nil
         return out
@@ -39,11 +34,7 @@ extension Resolver {
     /// A `clipPath` for an element of bounding box `bbox`; nil when it cannot be made (a loop,
     /// or objectBoundingBox units with an empty box): the element is then not drawn.
     mutating func clip(_ i: Int, bbox: CGRect?, _ context: Context) -> SVGClip? {
-        guard !active.contains(i) else {
-            warn(i, "a clipPath that refers to itself is invalid: the element it clips is not drawn")
-            return nil
-        }
-        active.insert(i)
+        guard enter(i, "a clipPath that refers to itself is invalid: the element it clips is not drawn") else { return nil }
         defer { active.remove(i) }
         var transform = attribute(i, "transform").flatMap(SVGValue.transform) ?? .identity
         if attribute(i, "clipPathUnits") == "objectBoundingBox" {
@@ -78,8 +69,8 @@ extension Resolver {
             group.transform = placement
             if let t = elementTransform(target, childContext) { group.transform = t.concatenating(group.transform) }
             // A child's own clip-path clips that child.
-            if let value = cascade.specified[target]["clip-path"] ?? (target != child ? cascade.specified[child]["clip-path"] : nil),
-               let (id, _) = SVGValue.urlReference(value), let c = element(id), tree.elements[c].name == "clipPath" {
+            if let c = referenced(cascade.specified[target]["clip-path"] ?? (target != child ? cascade.specified[child]["clip-path"] : nil),
+                                  "clipPath") {
                 let childBox = boundingBox(of: group.children, transform: .identity)
                 guard let nested = clip(c, bbox: childBox, context) else { continue }
                 group.clip = nested
@@ -87,13 +78,21 @@ extension Resolver {
             children.append(.group(group))
         }
         var result = SVGClip(transform: transform, children: children, clip: nil)
-        if let value = cascade.specified[i]["clip-path"], let (id, _) = SVGValue.urlReference(value) {
-            guard let c = element(id), tree.elements[c].name == "clipPath", let nested = clip(c, bbox: bbox, context) else {
-                return nil
-            }
+        if let value = cascade.specified[i]["clip-path"], SVGValue.urlReference(value) != nil {
+            guard let c = referenced(value, "clipPath"), let nested = clip(c, bbox: bbox, context) else { return nil }
             result.clip = nested
         }
         return result
+    }
+
+    /// Marks `i` as being referenced now; false (with `loopWarning`) when it already is.
+    mutating func enter(_ i: Int, _ loopWarning: String) -> Bool {
+        guard !active.contains(i) else {
+            warn(i, loopWarning)
+            return false
+        }
+        active.insert(i)
+        return true
     }
 
     static let shapeNames: Set<String> = ["rect", "circle", "ellipse", "line", "polyline", "polygon", "path"]
@@ -101,11 +100,7 @@ extension Resolver {
     /// A `mask` for an element of bounding box `bbox`; nil when it cannot be made (a loop, an
     /// empty box in objectBoundingBox units): the element is then not drawn.
     mutating func mask(_ i: Int, bbox: CGRect?, _ context: Context) -> SVGMask? {
-        guard !active.contains(i) else {
-            warn(i, "a mask that refers to itself is invalid: the element it masks is not drawn")
-            return nil
-        }
-        active.insert(i)
+        guard enter(i, "a mask that refers to itself is invalid: the element it masks is not drawn") else { return nil }
         defer { active.remove(i) }
         let userUnits = attribute(i, "maskUnits") == "userSpaceOnUse"
         func side(_ name: String, _ axis: SVGLength.Axis, _ fallback: String) -> SVGLength {
@@ -131,8 +126,8 @@ extension Resolver {
         let children = self.children(of: i, own)
         let type = cascade.specified[i]["mask-type"] ?? "luminance"
         var result = SVGMask(region: region, contentTransform: contentTransform, children: children, luminance: type != "alpha", mask: nil)
-        if let value = cascade.specified[i]["mask"], let (id, _) = SVGValue.urlReference(value) {
-            guard let m = element(id), tree.elements[m].name == "mask", let nested = mask(m, bbox: bbox, context) else { return nil }
+        if let value = cascade.specified[i]["mask"], SVGValue.urlReference(value) != nil {
+            guard let m = referenced(value, "mask"), let nested = mask(m, bbox: bbox, context) else { return nil }
             result.mask = nested
         }
         return result

@@ -106,11 +106,7 @@ extension Resolver {
     func gradientStops(_ gradient: Int) -> [Gradient.Stop] {
         var stops: [Gradient.Stop] = []
         // The gradient's own style, inherited by its stops (for `currentColor` and `inherit`).
-        var style = ComputedStyle.root
-        var ancestors: [Int] = []
-        var p: Int? = gradient
-        while let q = p { ancestors.append(q); p = tree.elements[q].parent }
-        for a in ancestors.reversed() { style = style.child(cascade.specified[a]) }
+        let style = ancestorStyle(gradient)
         var last = 0.0
         for child in tree.elements[gradient].children where tree.elements[child].name == "stop" {
             let own = style.child(cascade.specified[child])

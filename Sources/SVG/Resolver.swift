@@ -52,6 +52,23 @@ struct Resolver {
     func href(_ i: Int) -> String? { attribute(i, "href") ?? attribute(i, "xlink:href") }
     func element(_ id: String?) -> Int? { id.flatMap { ids[$0] } }
 
+    /// The element a `url(#id)` value names, when it is a `<kind>` element.
+    func referenced(_ value: String?, _ kind: String) -> Int? {
+        guard let value, let (id, _) = SVGValue.urlReference(value), let target = element(id), tree.elements[target].name == kind else {
+            return nil
+        }
+        return target
+    }
+
+    /// The style element `i` has where it is defined: the cascade down its own ancestors
+    /// (what a clip path's, mask's or gradient's content inherits, whatever references it).
+    func ancestorStyle(_ i: Int) -> ComputedStyle {
+        var chain: [Int] = []
+        var p: Int? = i
+        while let q = p { chain.append(q); p = tree.elements[q].parent }
+        return chain.reversed().reduce(ComputedStyle.root) { $0.child(cascade.specified[$1]) }
+    }
+
     /// A length attribute (or geometry property set by CSS) in user units.
     func length(_ i: Int, _ name: String, _ axis: SVGLength.Axis, _ context: Context, default value: Double = 0) -> Double {
         let text = cascade.specified[i][name] ?? attribute(i, name)
@@ -233,25 +250,20 @@ struct Resolver {
         }
         if own["isolation"] == "isolate" { group.isolate = true }
         let bbox = boundingBox(of: group.children, transform: .identity)
+        // A clip or mask that cannot be made (a loop, an empty bounding box) hides the element;
+        // one that names nothing is ignored.
         if let value = own["clip-path"], value != "none" {
-            if let (id, _) = SVGValue.urlReference(value), let target = element(id), tree.elements[target].name == "clipPath" {
-                if let clip = clip(target, bbox: bbox, context) {
-                    group.clip = clip
-                } else {
-                    // A clip that cannot be made (a loop, an empty bounding box) hides the element.
-                    group.children = []
-                }
+            if let target = referenced(value, "clipPath") {
+                group.clip = clip(target, bbox: bbox, context)
+                if group.clip == nil { group.children = [] }
             } else {
                 warn(i, "clip-path '\(value)' does not name a <clipPath>: ignored")
             }
         }
         if let value = own["mask"], value != "none" {
-            if let (id, _) = SVGValue.urlReference(value), let target = element(id), tree.elements[target].name == "mask" {
-                if let mask = mask(target, bbox: bbox, context) {
-                    group.mask = mask
-                } else {
-                    group.children = []
-                }
+            if let target = referenced(value, "mask") {
+                group.mask = mask(target, bbox: bbox, context)
+                if group.mask == nil { group.children = [] }
             } else {
                 warn(i, "mask '\(value)' does not name a <mask>: ignored")
             }

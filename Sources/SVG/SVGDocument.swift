@@ -93,8 +93,7 @@ public struct SVGDocument: VectorDrawing, Sendable {
     }
 
     public func displayItems(size frame: CGSize, transform: CGAffineTransform, limits: StrokeLimits) throws(StrokeRefusal) -> [DisplayItem] {
-        let items = try self.items(frame: frame, transform: transform, limits: limits)
-        return items
+        try items(frame: frame, transform: transform, limits: limits)
     }
 
     /// Items in the document's own box (its viewBox, else its size) mapped by `transform`:
