@@ -139,6 +139,10 @@ let package = Package(
             exclude: ["Malformed"]
         ),
         .testTarget(
+            name: "SVGTests",
+            dependencies: ["SVG", "SceneGraph"]
+        ),
+        .testTarget(
             name: "TypographyTests",
             dependencies: ["Typography"]
         ),

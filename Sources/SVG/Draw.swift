@@ -27,20 +27,25 @@ struct SVGDrawer {
         // A lone shape whose only effect is opacity takes it into its paint (no layer), when
         // it has only one of fill and stroke and no markers: the result is the same.
         if group.opacity < 1, group.blendMode == .normal, !group.isolate, group.clip == nil, group.mask == nil, group.viewportClip == nil,
-           group.children.count == 1, case .shape(let s) = group.children[0], s.markers.isEmpty, (s.fill == nil) != (s.stroke == nil) {
+           group.filters.isEmpty, group.children.count == 1, case .shape(let s) = group.children[0], s.markers.isEmpty, (s.fill == nil) != (s.stroke == nil) {
             try draw(s, t, opacity: group.opacity, into: &out)
             return
         }
         var content = try items(group.children, t)
-        guard !content.isEmpty else { return }
+        guard !content.isEmpty || !group.filters.isEmpty else { return }
         guard group.needsLayer else {
             out += content
             return
         }
-        // Innermost first: the viewport clip, the clip path, then the mask; opacity and blend
-        // on the outermost group.
+        // Innermost first: the viewport clip, the filters, the clip path, then the mask;
+        // opacity and blend on the outermost group.
         var layers: [(DisplayItem.Isolation, [ClipPath])] = []
         if let rect = group.viewportClip { layers.append((.layer, [ClipPath(path: Path(rect).applying(t))])) }
+        for filter in group.filters {
+            var images: [[DisplayItem]] = []
+            for picture in filter.images { images.append(try items(picture, t)) }
+            layers.append((.filter(filter.graph(t), images: images), []))
+        }
         if let clip = group.clip { layers.append((.mask(try clipItems(clip, t)), [])) }
         if let mask = group.mask { layers.append((.mask(try maskItems(mask, t)), [])) }
         if layers.isEmpty { layers.append((.layer, [])) }
@@ -117,6 +122,27 @@ struct SVGDrawer {
         } else {
             out += items
         }
+    }
+}
+
+extension SVGFilter {
+    /// The graph in device pixels: the region and subregions as the bounding boxes of their
+    /// images under `t`, lengths scaled by `t`'s scale along each axis (resvg's approach: a
+    /// rotated or skewed element's filter runs axis-aligned on the device).
+    func graph(_ t: CGAffineTransform) -> FilterGraph {
+        let sx = Double(hypot(t.a, t.b)), sy = Double(hypot(t.c, t.d))
+        func box(_ r: CGRect) -> CGRect { r.isEmpty ? .zero : r.applying(t) }
+        return FilterGraph(region: box(region), primitives: primitives.map { p in
+            let kind: FilterPrimitive.Kind
+            switch p.kind {
+            case let .gaussianBlur(x, y): kind = .gaussianBlur(sigmaX: x * sx, sigmaY: y * sy)
+            case let .offset(dx, dy): kind = .offset(dx: dx * sx, dy: dy * sy)
+            case let .dropShadow(x, y, dx, dy, color): kind = .dropShadow(sigmaX: x * sx, sigmaY: y * sy, dx: dx * sx, dy: dy * sy, color: color)
+            case let .morphology(dilate, rx, ry): kind = .morphology(dilate: dilate, radiusX: rx * sx, radiusY: ry * sy)
+            default: kind = p.kind
+            }
+            return FilterPrimitive(kind, inputs: p.inputs, subregion: box(p.subregion), linearRGB: p.linearRGB)
+        })
     }
 }
 

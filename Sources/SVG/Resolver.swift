@@ -203,11 +203,14 @@ struct Resolver {
             if !e.name.contains(":") { warn(i, "unknown element <\(e.name)> ignored") }
             return nil
         }
-        if group.children.isEmpty { return nil }
+        // An empty group still draws what a filter makes from nothing (a flood over a region
+        // in user units).
+        if group.children.isEmpty, cascade.specified[i]["filter"].map({ $0 == "none" }) ?? true { return nil }
         // After the placement a `use` or nested `svg` made: the element's own transform acts
         // in its parent's coordinates.
         if let t = elementTransform(i, context) { group.transform = group.transform.concatenating(t) }
         applyGroupEffects(i, context, to: &group)
+        if group.children.isEmpty, group.filters.isEmpty { return nil }
         if group.needsLayer == false, group.transform == .identity, group.children.count == 1 { return group.children[0] }
         return .group(group)
     }
@@ -241,7 +244,7 @@ struct Resolver {
         return (ox, oy)
     }
 
-    /// Opacity, blend mode, isolation, clip path and mask of element `i`, onto `group`.
+    /// Opacity, blend mode, isolation, clip path, mask and filters of element `i`, onto `group`.
     mutating func applyGroupEffects(_ i: Int, _ context: Context, to group: inout SVGGroup) {
         let own = cascade.specified[i]
         if let o = SVGValue.opacity(own["opacity"]) { group.opacity = o }
@@ -269,7 +272,11 @@ struct Resolver {
             }
         }
         if let value = own["filter"], value != "none" {
-            warn(i, "filter '\(value)' is not supported yet: drawn unfiltered")
+            switch filters(i, value, bbox: bbox, context) {
+            case .unfiltered: break
+            case .hidden: group.children = []
+            case .filtered(let list): group.filters = list
+            }
         }
     }
 

@@ -23,10 +23,14 @@ struct SVGGroup: Sendable {
     /// A viewport's rectangle (nested `svg`, `symbol`) in the children's coordinates: what
     /// lies outside is clipped.
     var viewportClip: CGRect? = nil
+    /// Applied in order, innermost first, before the clip, the mask and opacity.
+    var filters: [SVGFilter] = []
     var children: [SVGNode] = []
 
     /// Whether the group needs a layer of its own.
-    var needsLayer: Bool { opacity < 1 || blendMode != .normal || isolate || clip != nil || mask != nil || viewportClip != nil }
+    var needsLayer: Bool {
+        opacity < 1 || blendMode != .normal || isolate || clip != nil || mask != nil || viewportClip != nil || !filters.isEmpty
+    }
 }
 
 /// A painted path. Its coordinates are user units of the enclosing group.
@@ -137,4 +141,23 @@ struct SVGMask: Sendable {
         self.luminance = luminance
         self.mask = mask
     }
+}
+
+/// A `filter` (or a list of CSS filter functions) resolved for one element, in the element's
+/// user space: the region, and the primitives with their lengths in user units. The drawer
+/// maps it to device pixels.
+struct SVGFilter: Sendable {
+    var region: CGRect
+    var primitives: [SVGFilterPrimitive]
+    /// The pictures of `feImage` primitives (`FilterPrimitive.Kind.image(k)` is `images[k]`),
+    /// in the element's user space.
+    var images: [[SVGNode]] = []
+}
+
+struct SVGFilterPrimitive: Sendable {
+    /// Lengths (σ, offsets, radii) in user units.
+    var kind: FilterPrimitive.Kind
+    var inputs: [FilterPrimitive.Input]
+    var subregion: CGRect
+    var linearRGB: Bool
 }

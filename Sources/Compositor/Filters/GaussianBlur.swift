@@ -83,7 +83,7 @@ extension Surface {
 }
 
 /// `out[x * height + y] = values[y * width + x]`.
-private func transpose(_ values: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>, width: Int, height: Int) {
+func transpose(_ values: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>, width: Int, height: Int) {
     // In tiles, so both sides stay in cache.
     let tile = 32
     for y0 in stride(from: 0, to: height, by: tile) {
@@ -97,7 +97,7 @@ private func transpose(_ values: UnsafeMutablePointer<Float>, into out: UnsafeMu
 
 /// Blurs each row of `values` in place along x; with `clamp`, samples beyond the ends repeat
 /// the end values instead of being zero.
-private func blurRows(_ values: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>, width: Int, height: Int,
+func blurRows(_ values: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>, width: Int, height: Int,
                       sigma: Double, clamp: Bool) {
     if clamp {
         // Each row padded with copies of its end values, blurred without clamping, cut back.

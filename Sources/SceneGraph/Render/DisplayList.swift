@@ -155,6 +155,10 @@ public enum DisplayItem: Hashable, Sendable {
         case blur(sigma: Double, opaque: Bool)
         /// `mask`: the layer kept where these items (drawn into a second layer) have alpha.
         case mask([DisplayItem])
+        /// An SVG filter: the layer (the filter's region, as far as it lies on the surface) is
+        /// the graph's source graphic and becomes its result; `images` are the pictures of
+        /// its `image` primitives, each drawn into a layer of the same pixels.
+        case filter(FilterGraph, images: [[DisplayItem]])
         /// `drawingGroup()`: the children are in the image's own pixels; the image is cached,
         /// converted to the parent's encoding and placed by `image.placement`.
         case image(GroupImage)
@@ -167,6 +171,7 @@ public enum DisplayItem: Hashable, Sendable {
             case .luminanceToAlpha: "luminanceToAlpha"
             case let .blur(sigma, opaque): String(format: "blur σ %.2f%@", sigma, opaque ? " opaque" : "")
             case .mask: "mask"
+            case .filter(let graph, _): "filter \(graph.primitives.count) primitive\(graph.primitives.count == 1 ? "" : "s")"
             case .image(let image):
                 "drawingGroup \(image.colorMode.rawValue)\(image.opaque ? " opaque" : "") \(image.width)×\(image.height)"
             }
@@ -194,6 +199,10 @@ public enum DisplayItem: Hashable, Sendable {
                 return content.isNull ? content : content.insetBy(dx: -spread, dy: -spread)
             case .mask(let mask):
                 return content.intersection(mask.reduce(CGRect.null) { $0.union($1.inkBounds) })
+            case .filter(let graph, _):
+                // A filter can make pixels from nothing (flood, image, an alpha offset), so
+                // its whole region may be ink.
+                return graph.region
             case .image(let image):
                 return image.frame
             }

@@ -10,7 +10,8 @@ import Foundation
 /// data.
 public struct Explanation: Codable, Sendable, Equatable {
     public struct Node: Codable, Sendable, Equatable {
-        /// `leaf`, `compositingGroup`, `colorFilter`, `drawingGroup`, `blur` or `mask`.
+        /// `leaf`, `compositingGroup`, `colorFilter`, `luminanceToAlpha`, `drawingGroup`, `blur`,
+        /// `mask` or `filter`.
         public var kind: String
         /// One line: the paint and rule of a leaf, the parameters of a group.
         public var summary: String
@@ -111,6 +112,12 @@ public struct Explanation: Codable, Sendable, Equatable {
                 node.summary += "; \(maskItems.count) mask item\(maskItems.count == 1 ? "" : "s") in a second layer"
                 node.reason = "mask: the content is kept where a second layer has alpha"
                 if case .mask(_, let planned) = plan.preparation { node.children += walk(planned) }
+            case let .filter(graph, images):
+                node.kind = "filter"
+                node.summary = graph.primitives.map(\.kind.name).joined(separator: ", ") + "; " + node.summary
+                node.reason = "filter: its content is the source graphic of \(graph.primitives.count) primitive\(graph.primitives.count == 1 ? "" : "s")"
+                    + (images.isEmpty ? "" : ", \(images.count) image\(images.count == 1 ? "" : "s") drawn in layers of their own")
+                if case .filter(_, let planned) = plan.preparation { node.children += planned.flatMap { walk($0.1) } }
             case .image(let image):
                 node.kind = "drawingGroup"
                 node.colorMode = image.colorMode.rawValue

@@ -86,6 +86,9 @@ struct GroupPlan {
         case blur(sigma: Double, opaque: Bool)
         /// The layer kept where a second layer, with these items drawn into it, has alpha.
         case mask(PlannedImage, [PlannedItem])
+        /// A filter run on the layer, with its image primitives' pictures (each a layer of
+        /// its own, these items drawn into it).
+        case filter(FilterGraph, images: [(PlannedImage, [PlannedItem])])
         /// A drawing group's image: placed, then converted to the parent's pixel format (when
         /// they differ).
         case image(GroupImage, ImagePlacement, conversion: PlannedImage?)
@@ -119,6 +122,11 @@ struct GroupPlan {
         case let .mask(maskLayer, items):
             out.append(maskLayer)
             if inside { out += items.flatMap(\.images) }
+        case .filter(_, let images):
+            for (image, items) in images {
+                out.append(image)
+                if inside { out += items.flatMap(\.images) }
+            }
         case let .image(_, placement, conversion):
             if case .resampled(let placed) = placement { out.append(placed) }
             if let conversion { out.append(conversion) }
@@ -211,6 +219,16 @@ struct LayerPlanner {
                                    on: surface)
             if let layer = plan.layer {
                 plan.preparation = .mask(PlannedImage(.mask, layer.bounds, .argb32), try self.plan(maskItems, on: layer.bounds, format: .argb32))
+            }
+            return plan
+        case let .filter(graph, images):
+            // The filter's region, no margin (it is the filter's own clip), as far as it lies
+            // on the surface (resvg's rule: what lies beyond the canvas is not read).
+            var plan = try layered(group, .filter, bounds: PixelRect(cut: graph.region, to: surface), on: surface)
+            if let layer = plan.layer {
+                plan.preparation = .filter(graph, images: try images.map {
+                    (PlannedImage(.filter, layer.bounds, .argb32), try self.plan($0, on: layer.bounds, format: .argb32))
+                })
             }
             return plan
         case .image(let image):

@@ -7,7 +7,7 @@ public enum RenderOverlay: String, Sendable, CaseIterable {
     /// Offscreen-Rendered" does), and every region drawn from a cached drawing-group image green.
     case offscreen
     /// Outlines each offscreen image's bounds, 1 device pixel inside them, in its kind's colour:
-    /// compositing groups red, drawing groups blue, shadow masks purple, blurs orange, masks teal,
+    /// compositing groups red, drawing groups blue, shadow masks purple, blurs orange, masks teal, filters yellow,
     /// cached images green.
     case layers
 
@@ -22,6 +22,7 @@ public enum RenderOverlay: String, Sendable, CaseIterable {
         case .shadow: .purple
         case .blur: .orange
         case .mask: .teal
+        case .filter: .yellow
         }
     }
 }

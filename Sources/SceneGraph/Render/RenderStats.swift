@@ -21,6 +21,10 @@ public struct RenderStats: Sendable, Codable, Equatable {
         case blur
         /// A `mask`'s content and its mask image, one layer each (4 bytes a pixel).
         case mask
+        /// An SVG filter's source graphic and its image primitives' pictures (4 bytes a
+        /// pixel; the filter's float working images are counted against the offscreen budget
+        /// while it runs, not listed).
+        case filter
     }
 
     /// One offscreen image.

@@ -121,11 +121,35 @@ extension Renderer {
             }
             try draw(maskItems, on: maskLayer, origin: (bounds.x, bounds.y))
             recorder.time("composition") { layer.keep(alphaOf: maskLayer) }
+        case let .filter(graph, images):
+            try applyFilter(graph, images, to: layer, at: bounds)
         }
         let c = group.composite
         try finish(group, plan, layer, at: bounds.x - origin.x, bounds.y - origin.y, on: canvas, origin: origin) { layer, dx, dy, mask in
             try canvas.surface.composite(layer, at: dx, y: dy, opacity: c.opacity, blendMode: c.blendMode, clipMask: mask)
         }
+    }
+
+    /// Runs `graph` on `layer` (device rectangle `bounds`), its image primitives' pictures
+    /// drawn first, each into a layer of the same pixels. The filter's float working images
+    /// (16 bytes a pixel: the source, its alpha, one per primitive) count against the
+    /// offscreen budget while it runs.
+    private func applyFilter(_ graph: FilterGraph, _ images: [(PlannedImage, [PlannedItem])], to layer: Surface,
+                             at bounds: PixelRect) throws {
+        var pictures: [Surface] = []
+        var held = 0
+        defer {
+            recorder.release(held)
+            pictures.forEach(recycle)
+        }
+        for (planned, items) in images {
+            let (picture, bytes) = try makeLayer(planned, width: bounds.width, height: bounds.height, pooled: true)
+            pictures.append(picture)
+            held += bytes
+            try draw(items, on: picture, origin: (bounds.x, bounds.y))
+        }
+        try checkOffscreenBudget(bounds.area * 16 * (graph.primitives.count + 2))
+        try recorder.time("filters") { try graph.apply(to: layer, origin: (bounds.x, bounds.y), images: pictures) }
     }
 
     /// A group's finished `layer`, whose pixel (0, 0) lies at (`dx`, `dy`) of the canvas: its
