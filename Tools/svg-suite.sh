@@ -7,6 +7,7 @@
 set -eu
 compose=$1 suite=$2 out=$3 floor=${4:-}
 mkdir -p "$out"
+: > "$out/log.txt"
 jobs=$(nproc 2>/dev/null || echo 2)
 start=$(date +%s.%N)
 # One render per manifest row; a test the renderer refuses (exit status non-zero) leaves no PNG

@@ -87,11 +87,11 @@ struct SVGDrawer {
         for step in shape.order {
             switch step {
             case .fill:
-                if let fill = shape.fill, let paint = fill.paint.shapeFill(t, opacity: fill.opacity * opacity) {
+                if let fill = shape.fill, let paint = try shapeFill(fill.paint, t, opacity: fill.opacity * opacity) {
                     out.append(.leaf(.init(path: shape.path.applying(t), fill: paint, fillRule: fill.rule)))
                 }
             case .stroke:
-                if let stroke = shape.stroke, let paint = stroke.paint.shapeFill(t, opacity: stroke.opacity * opacity) {
+                if let stroke = shape.stroke, let paint = try shapeFill(stroke.paint, t, opacity: stroke.opacity * opacity) {
                     // Outlined in user space (a non-uniform transform shapes the pen, as SVG
                     // says), within the device tolerance divided by the largest scale.
                     let tolerance = strokeFlatteningTolerance / max(1e-6, maximumScale(t))
@@ -103,6 +103,33 @@ struct SVGDrawer {
             }
         }
     }
+
+    /// The engine's fill for `paint` under `t`, faded by `opacity`: a pattern's tile
+    /// rasterized now at the device scale and repeated; nil when nothing is painted.
+    func shapeFill(_ paint: SVGPaint, _ t: CGAffineTransform, opacity: Double) throws(StrokeRefusal) -> ShapeFill? {
+        guard case .pattern(let pattern) = paint else { return paint.shapeFill(t, opacity: opacity) }
+        guard opacity > 0 else { return nil }
+        let full = pattern.transform.concatenating(t)
+        let tile = pattern.tile
+        let sx = Double(hypot(full.a, full.b)), sy = Double(hypot(full.c, full.d))
+        guard sx > 0, sy > 0, sx.isFinite, sy.isFinite else { return nil }
+        // Whole pixels per tile (so tiles meet exactly), at most `maximumTileSide` a side.
+        func pixels(_ v: Double) -> Int { Int(min(Double(Self.maximumTileSide), max(1, v.rounded(.up)))) }
+        let w = pixels(tile.width * sx), h = pixels(tile.height * sy)
+        let px = Double(w) / tile.width, py = Double(h) / tile.height
+        let items = try self.items(pattern.content, CGAffineTransform(scaleX: px, y: py))
+        guard !items.isEmpty, let surface = try? Surface(width: w, height: h),
+              (try? Renderer().render(DisplayList(items: items), into: surface, background: nil)) != nil,
+              let content = try? ImageContent(copying: surface, scale: 1) else { return nil }
+        let imageTransform = CGAffineTransform(scaleX: 1 / px, y: 1 / py)
+            .concatenating(CGAffineTransform(translationX: tile.minX, y: tile.minY))
+            .concatenating(pattern.transform)
+        return .image(ImageFill(content: content, imageTransform: imageTransform, filter: .bilinear, opacity: opacity, transform: t,
+                                repeats: true))
+    }
+
+    /// The largest side of a pattern's rasterized tile, in pixels.
+    static let maximumTileSide = 2048
 
     func draw(_ image: SVGImageNode, _ parent: CGAffineTransform, into out: inout [DisplayItem]) throws(StrokeRefusal) {
         let t = image.transform.concatenating(parent)
@@ -163,11 +190,17 @@ extension SVGPaint {
         switch self {
         case .color(let c):
             return c.alpha * opacity > 0 ? .color(c.opacity(opacity)) : nil
-        case let .linear(stops, start, end, transform, _):
-            return ShapeFill.linearGradient(Gradient(stops: stops), start: start, end: end, transform: transform.concatenating(t)).opacity(opacity)
-        case let .radial(stops, center, radius, _, _, transform, _):
-            return ShapeFill.radialGradient(Gradient(stops: stops), center: center, startRadius: 0, endRadius: radius,
+        case let .linear(stops, start, end, transform, spread):
+            return ShapeFill.linearGradient(Gradient(stops: stops, spread: spread), start: start, end: end,
                                             transform: transform.concatenating(t)).opacity(opacity)
+        case let .radial(stops, center, radius, focus, focalRadius, transform, spread):
+            let gradient = Gradient(stops: stops, spread: spread)
+            if focus == center, focalRadius == 0 {
+                return ShapeFill.radialGradient(gradient, center: center, startRadius: 0, endRadius: radius,
+                                                transform: transform.concatenating(t)).opacity(opacity)
+            }
+            return ShapeFill.focalRadialGradient(gradient, focus: focus, focalRadius: focalRadius, center: center, radius: radius,
+                                                 transform: transform.concatenating(t)).opacity(opacity)
         case .pattern:
             return nil
         }

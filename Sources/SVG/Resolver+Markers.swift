@@ -123,6 +123,7 @@ extension Resolver {
         var inner = own
         inner.contextFill = fill?.paint
         inner.contextStroke = stroke?.paint
+        inner.contextSpace = group.transform
         group.children = children(of: m, inner)
         let overflow = cascade.specified[m]["overflow"] ?? "hidden"
         if overflow == "hidden" || overflow == "scroll" {

@@ -10,12 +10,17 @@ extension Resolver {
         switch value {
         case "none": return nil
         case "currentColor": return .color(currentColor(context))
-        case "context-fill": return context.contextFill
-        case "context-stroke": return context.contextStroke
+        case "context-fill": return context.contextFill?.seen(from: context.contextSpace)
+        case "context-stroke": return context.contextStroke?.seen(from: context.contextSpace)
         default: break
         }
         if let (id, fallback) = SVGValue.urlReference(value) {
             if let target = element(id) {
+                // A server in objectBoundingBox units cannot paint a shape without area: the
+                // fallback does, when there is one.
+                if !fallback.isEmpty, needsBoundingBox(target), bbox.map({ $0.width <= 0 || $0.height <= 0 }) ?? true {
+                    return paint(fallback, context, bbox: bbox, owner: owner)
+                }
                 switch tree.elements[target].name {
                 case "linearGradient", "radialGradient":
                     // A server that draws nothing (no stops, an empty box) draws nothing; its
@@ -36,6 +41,25 @@ extension Resolver {
         // An invalid paint is as if not specified: the parent's, else black (fill) or none.
         warn(owner, "cannot read the paint '\(value)'")
         return nil
+    }
+
+    /// A paint server's `gradientTransform` or `patternTransform` (`text`) about its
+    /// `transform-origin`; the identity when there is none or it is singular.
+    func serverTransform(_ i: Int, _ text: String?, _ context: Context) -> CGAffineTransform {
+        guard let t = text.flatMap(SVGValue.invertibleTransform) else { return .identity }
+        guard let origin = cascade.specified[i]["transform-origin"], let (ox, oy) = transformOrigin(origin, context) else { return t }
+        return CGAffineTransform(translationX: -ox, y: -oy).concatenating(t).concatenating(CGAffineTransform(translationX: ox, y: oy))
+    }
+
+    /// Whether paint server `i` is laid out on the painted shape's bounding box.
+    func needsBoundingBox(_ i: Int) -> Bool {
+        let chain = hrefChain(i)
+        switch tree.elements[i].name {
+        case "linearGradient", "radialGradient": return inherited(chain, "gradientUnits") != "userSpaceOnUse"
+        case "pattern":
+            return inherited(chain, "patternUnits") != "userSpaceOnUse" || inherited(chain, "patternContentUnits") == "objectBoundingBox"
+        default: return false
+        }
     }
 
     func currentColor(_ context: Context) -> Color {
@@ -74,12 +98,12 @@ extension Resolver {
         if stops.isEmpty { return nil }
         if stops.count == 1 { return .color(stops[0].color) }
         let userSpace = inherited(chain, "gradientUnits") == "userSpaceOnUse"
-        var transform = inherited(chain, "gradientTransform").flatMap(SVGValue.transform) ?? .identity
+        var transform = serverTransform(i, inherited(chain, "gradientTransform"), context)
         if !userSpace {
             guard let b = bbox, b.width > 0, b.height > 0 else { return nil }
             transform = transform.concatenating(CGAffineTransform(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY))
         }
-        let spread = inherited(chain, "spreadMethod").flatMap(SpreadMethod.init(rawValue:)) ?? .pad
+        let spread = inherited(chain, "spreadMethod").flatMap(GradientSpread.init(rawValue:)) ?? .pad
         func coordinate(_ name: String, _ axis: SVGLength.Axis, _ fallback: String) -> Double {
             let l = SVGLength(inherited(chain, name, sameKind: true) ?? fallback) ?? SVGLength(fallback)!
             return userSpace ? l.resolved(axis, viewport: context.viewport) : l.fractionOfBox
@@ -123,10 +147,43 @@ extension Resolver {
 }
 
 extension Resolver {
-    /// A `pattern` paint server. Tiling is not supported yet: the shape is painted with the
-    /// reference's fallback behaviour (nothing), with a warning.
+    /// A `pattern` paint server for a shape of bounding box `bbox`: its tile (x, y, width,
+    /// height by `patternUnits`), its content (by `viewBox` or `patternContentUnits`) and
+    /// `patternTransform`, each from the first pattern along the `href` chain that has it;
+    /// nil when the tile is empty or the pattern refers back to itself.
     mutating func pattern(_ i: Int, _ context: Context, bbox: CGRect?) -> SVGPaint? {
-        warn(i, "<pattern> paint servers are not supported yet: not painted")
-        return nil
+        let chain = hrefChain(i).filter { tree.elements[$0].name == "pattern" }
+        guard enter(i, "a pattern that refers to itself is invalid: not painted") else { return nil }
+        defer { active.remove(i) }
+        let box = bbox.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil }
+        let userUnits = inherited(chain, "patternUnits") == "userSpaceOnUse"
+        func side(_ name: String, _ axis: SVGLength.Axis) -> Double? {
+            let l = inherited(chain, name).flatMap(SVGLength.init) ?? SVGLength(value: 0, unit: .none)
+            if userUnits { return l.resolved(axis, viewport: context.viewport) }
+            guard let b = box else { return nil }
+            switch name {
+            case "x": return b.minX + l.fractionOfBox * b.width
+            case "y": return b.minY + l.fractionOfBox * b.height
+            default: return l.fractionOfBox * (axis == .x ? b.width : b.height)
+            }
+        }
+        guard let x = side("x", .x), let y = side("y", .y), let w = side("width", .x), let h = side("height", .y),
+              w > 0, h > 0, w.isFinite, h.isFinite, x.isFinite, y.isFinite else { return nil }
+        let tile = CGRect(x: x, y: y, width: w, height: h)
+        var content = CGAffineTransform.identity
+        if let owner = chain.first(where: { viewBox($0) != nil }), let vb = viewBox(owner) {
+            let aspect = inherited(chain, "preserveAspectRatio").flatMap(AspectRatio.init) ?? AspectRatio()
+            content = aspect.transform(box: vb, into: CGRect(x: 0, y: 0, width: w, height: h))
+        } else if inherited(chain, "patternContentUnits") == "objectBoundingBox" {
+            guard let b = box else { return nil }
+            content = CGAffineTransform(scaleX: b.width, y: b.height)
+        }
+        let transform = serverTransform(i, inherited(chain, "patternTransform"), context)
+        let owner = chain.first { !tree.elements[$0].children.isEmpty } ?? i
+        var group = SVGGroup()
+        group.transform = content
+        group.children = children(of: owner, definitionContext(owner, context))
+        guard !group.children.isEmpty else { return nil }
+        return .pattern(SVGPattern(tile: tile, transform: transform, content: [.group(group)]))
     }
 }

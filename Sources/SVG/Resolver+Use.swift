@@ -47,8 +47,22 @@ extension Resolver {
         defer { active.remove(target) }
         let x = length(i, "x", .x, context), y = length(i, "y", .y, context)
         var inner = context
-        inner.contextFill = paint(context.style["fill"] ?? "black", context, bbox: nil, owner: i)
-        inner.contextStroke = paint(context.style["stroke"] ?? "none", context, bbox: nil, owner: i)
+        inner.contextSpace = CGAffineTransform(translationX: x, y: y)
+        let fillText = context.style["fill"] ?? "black", strokeText = context.style["stroke"] ?? "none"
+        // Paint servers on the `use` are laid out on its content's bounding box: found by
+        // resolving the content once without them.
+        var bbox: CGRect?
+        if SVGValue.urlReference(fillText) != nil || SVGValue.urlReference(strokeText) != nil, tree.elements[target].name != "symbol",
+           tree.elements[target].name != "svg" {
+            let saved = warnings
+            var probe = inner
+            probe.contextFill = .color(.black)
+            probe.contextStroke = .color(.black)
+            bbox = node(target, probe).flatMap { boundingBox(of: [$0], transform: inner.contextSpace) }
+            warnings = saved
+        }
+        inner.contextFill = paint(fillText, context, bbox: bbox, owner: i)
+        inner.contextStroke = paint(strokeText, context, bbox: bbox, owner: i)
         let name = tree.elements[target].name
         if name == "symbol" || name == "svg" {
             var viewport = SVGGroup()

@@ -28,6 +28,9 @@ struct Resolver {
         /// is drawn for.
         var contextFill: SVGPaint? = nil
         var contextStroke: SVGPaint? = nil
+        /// From the current element's coordinates to those of the element the context paints
+        /// belong to (a context paint keeps its place when the content is transformed).
+        var contextSpace: CGAffineTransform = .identity
     }
 
     init(tree: XMLTree, file: String, options: SVGDocument.Options) {
@@ -174,6 +177,7 @@ struct Resolver {
         var context = parent
         context.style = parent.style.child(cascade.specified[i])
         if context.style["display"] == "none" { return nil }
+        if let t = elementTransform(i, context) { context.contextSpace = t.concatenating(parent.contextSpace) }
         var group = SVGGroup()
         switch e.name {
         case "g", "a":

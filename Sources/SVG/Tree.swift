@@ -63,9 +63,9 @@ struct SVGStroke: Sendable {
 enum SVGPaint: Sendable {
     case color(Color)
     /// From `start` to `end` in gradient coordinates, which `transform` maps to the shape's.
-    case linear(stops: [Gradient.Stop], start: CGPoint, end: CGPoint, transform: CGAffineTransform, spread: SpreadMethod)
+    case linear(stops: [Gradient.Stop], start: CGPoint, end: CGPoint, transform: CGAffineTransform, spread: GradientSpread)
     case radial(stops: [Gradient.Stop], center: CGPoint, radius: Double, focus: CGPoint, focalRadius: Double,
-                transform: CGAffineTransform, spread: SpreadMethod)
+                transform: CGAffineTransform, spread: GradientSpread)
     /// One tile, drawn as `content` in tile coordinates and repeated: `tile` is the tile's
     /// rectangle and `transform` maps tile space into the shape's.
     case pattern(SVGPattern)
@@ -77,7 +77,6 @@ struct SVGPattern: Sendable {
     var content: [SVGNode]
 }
 
-enum SpreadMethod: String, Sendable { case pad, reflect, `repeat` }
 
 /// An image element: pixels (from a PNG) or another document, placed into `viewport` by
 /// `preserveAspectRatio`.
@@ -160,4 +159,27 @@ struct SVGFilterPrimitive: Sendable {
     var inputs: [FilterPrimitive.Input]
     var subregion: CGRect
     var linearRGB: Bool
+}
+
+extension SVGPaint {
+    /// This paint, given in some element's coordinates, in the coordinates `toThere` maps to
+    /// that element's (a context paint used by transformed content); nil when `toThere`
+    /// cannot be inverted.
+    func seen(from toThere: CGAffineTransform) -> SVGPaint? {
+        guard toThere != .identity else { return self }
+        let det = Double(toThere.a * toThere.d - toThere.b * toThere.c)
+        guard det != 0, det.isFinite else { return nil }
+        let back = toThere.inverted()
+        switch self {
+        case .color: return self
+        case let .linear(stops, start, end, transform, spread):
+            return .linear(stops: stops, start: start, end: end, transform: transform.concatenating(back), spread: spread)
+        case let .radial(stops, center, radius, focus, focalRadius, transform, spread):
+            return .radial(stops: stops, center: center, radius: radius, focus: focus, focalRadius: focalRadius,
+                           transform: transform.concatenating(back), spread: spread)
+        case .pattern(var p):
+            p.transform = p.transform.concatenating(back)
+            return .pattern(p)
+        }
+    }
 }

@@ -246,6 +246,15 @@ extension SVGValue {
     }
 
     /// A `transform` list; nil when any part is malformed (the attribute is then ignored).
+    /// A transform list that can be inverted; nil for a singular one (a paint server's
+    /// `gradientTransform` or `patternTransform` that collapses the plane is ignored, as resvg
+    /// and browsers do).
+    static func invertibleTransform(_ text: String) -> CGAffineTransform? {
+        guard let t = transform(text) else { return nil }
+        let det = Double(t.a * t.d - t.b * t.c)
+        return det != 0 && det.isFinite ? t : nil
+    }
+
     static func transform(_ text: String) -> CGAffineTransform? {
         var result = CGAffineTransform.identity
         var rest = Substring(text)

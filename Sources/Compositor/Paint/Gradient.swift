@@ -14,8 +14,14 @@ public struct Gradient: Hashable, Sendable {
     }
 
     public var stops: [Stop]
+    /// What lies beyond the first and last stop: their colours (`pad`, SwiftUI's only
+    /// behaviour), or the stops again, mirrored or repeated (SVG's `spreadMethod`).
+    public var spread: GradientSpread = .pad
 
-    public init(stops: [Stop]) { self.stops = stops }
+    public init(stops: [Stop], spread: GradientSpread = .pad) {
+        self.stops = stops
+        self.spread = spread
+    }
 
     /// Evenly spaced stops from 0 to 1.
     public init(colors: [Color]) {
@@ -28,6 +34,11 @@ public struct Gradient: Hashable, Sendable {
         stops.map { Stop(color: $0.color, location: min(1, max(0, $0.location.isNaN ? 0 : $0.location))) }
             .enumerated().sorted { ($0.element.location, $0.offset) < ($1.element.location, $1.offset) }.map(\.element)
     }
+}
+
+/// How a gradient continues beyond its ends.
+public enum GradientSpread: String, Hashable, Sendable, CaseIterable {
+    case pad, reflect, `repeat`
 }
 
 /// How an image is sampled when its transform is not a whole-pixel translation.
@@ -43,12 +54,16 @@ public enum Paint {
     case linearGradient(Gradient, start: CGPoint, end: CGPoint)
     /// A radial gradient between two concentric circles, padded beyond.
     case radialGradient(Gradient, center: CGPoint, startRadius: Double, endRadius: Double)
+    /// A radial gradient from a focal circle (location 0) to an end circle (location 1) that
+    /// need not share its centre: SVG's `fx`, `fy`, `fr` (canvas's two-circle gradient).
+    case focalRadialGradient(Gradient, focus: CGPoint, focalRadius: Double, center: CGPoint, radius: Double)
     /// An angular (conic) gradient around `center`, from `startAngle` to `endAngle` clockwise on
     /// screen; the rest of the turn is padded with the end colours.
     case angularGradient(Gradient, center: CGPoint, startAngle: Angle, endAngle: Angle)
     /// An image placed by `transform` (image pixels → drawing coordinates); transparent outside,
     /// or, with `clampToEdge`, its edge pixels extended (what a GPU's clamp-to-edge sampler
     /// does: a resampled image then fades only by the coverage of the shape it fills, not also
-    /// by the transparent texels beyond its border).
-    case image(Surface, transform: CGAffineTransform, filter: ImageFilter, clampToEdge: Bool = false)
+    /// by the transparent texels beyond its border). With `repeats`, the image tiles the plane
+    /// instead (an SVG pattern's tile).
+    case image(Surface, transform: CGAffineTransform, filter: ImageFilter, clampToEdge: Bool = false, repeats: Bool = false)
 }

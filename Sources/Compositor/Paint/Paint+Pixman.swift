@@ -43,7 +43,7 @@ extension Paint {
             var p1 = pixman_point_fixed_t(x: fixed(start.x), y: fixed(start.y))
             var p2 = pixman_point_fixed_t(x: fixed(end.x), y: fixed(end.y))
             guard let img = pixman_image_create_linear_gradient(&p1, &p2, &stops, Int32(stops.count)) else { return nil }
-            return finishGradient(img, transform: transform)
+            return finishGradient(img, transform: transform, spread: gradient.spread)
 
         case let .radialGradient(gradient, center, startRadius, endRadius):
             var stops = pixmanStops(gradient.normalizedStops, format: format)
@@ -53,7 +53,17 @@ extension Paint {
             guard let img = pixman_image_create_radial_gradient(&c, &c2, fixed(max(0, startRadius)),
                                                                 fixed(max(0, endRadius)), &stops, Int32(stops.count))
             else { return nil }
-            return finishGradient(img, transform: transform)
+            return finishGradient(img, transform: transform, spread: gradient.spread)
+
+        case let .focalRadialGradient(gradient, focus, focalRadius, center, radius):
+            var stops = pixmanStops(gradient.normalizedStops, format: format)
+            guard !stops.isEmpty else { return nil }
+            var inner = pixman_point_fixed_t(x: fixed(focus.x), y: fixed(focus.y))
+            var outer = pixman_point_fixed_t(x: fixed(center.x), y: fixed(center.y))
+            guard let img = pixman_image_create_radial_gradient(&inner, &outer, fixed(max(0, focalRadius)), fixed(max(0, radius)),
+                                                                &stops, Int32(stops.count))
+            else { return nil }
+            return finishGradient(img, transform: transform, spread: gradient.spread)
 
         case let .angularGradient(gradient, center, startAngle, endAngle):
             // pixman's conical gradient runs one full turn counter-clockwise on screen from its
@@ -74,18 +84,23 @@ extension Paint {
                 .concatenating(CGAffineTransform(translationX: center.x, y: center.y))
             return finishGradient(img, transform: local.concatenating(transform))
 
-        case let .image(surface, imageTransform, filter, clampToEdge):
+        case let .image(surface, imageTransform, filter, clampToEdge, repeats):
             let source = PixmanSource(pixman_image_ref(surface.image), retaining: surface)
             if clampToEdge { pixman_image_set_repeat(source.image, PIXMAN_REPEAT_PAD) }
+            if repeats { pixman_image_set_repeat(source.image, PIXMAN_REPEAT_NORMAL) }
             setTransform(source.image, imageTransform.concatenating(transform))
             pixman_image_set_filter(source.image, filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
             return source
         }
     }
 
-    private func finishGradient(_ img: OpaquePointer, transform: CGAffineTransform) -> PixmanSource {
+    private func finishGradient(_ img: OpaquePointer, transform: CGAffineTransform, spread: GradientSpread = .pad) -> PixmanSource {
         let source = PixmanSource(img)
-        pixman_image_set_repeat(img, PIXMAN_REPEAT_PAD)
+        switch spread {
+        case .pad: pixman_image_set_repeat(img, PIXMAN_REPEAT_PAD)
+        case .reflect: pixman_image_set_repeat(img, PIXMAN_REPEAT_REFLECT)
+        case .repeat: pixman_image_set_repeat(img, PIXMAN_REPEAT_NORMAL)
+        }
         setTransform(img, transform)
         return source
     }

@@ -229,7 +229,8 @@ extension ShapeFill {
     var isTranslucent: Bool {
         switch self {
         case .color(let c): c.alpha < 1
-        case .linearGradient(let g, _, _, _), .radialGradient(let g, _, _, _, _), .angularGradient(let g, _, _, _, _):
+        case .linearGradient(let g, _, _, _), .radialGradient(let g, _, _, _, _), .angularGradient(let g, _, _, _, _),
+             .focalRadialGradient(let g, _, _, _, _, _):
             g.stops.contains { $0.color.alpha < 1 }
         case .image(let i): i.opacity < 1
         }

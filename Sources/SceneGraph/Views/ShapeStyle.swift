@@ -16,16 +16,20 @@ public struct ImageFill: Hashable, Sendable {
     public var filter: ImageFilter
     public var opacity: Double = 1
     public var transform: CGAffineTransform = .identity
+    /// Whether the image tiles the plane (an SVG pattern) rather than being transparent
+    /// beyond its edges.
+    public var repeats = false
 
     /// `content`'s pixels mapped by `imageTransform` (pixels → the shape's coordinates), then by
-    /// `transform` to device pixels, faded by `opacity`.
+    /// `transform` to device pixels, faded by `opacity`; repeated over the plane when `repeats`.
     public init(content: ImageContent, imageTransform: CGAffineTransform, filter: ImageFilter = .bilinear, opacity: Double = 1,
-                transform: CGAffineTransform = .identity) {
+                transform: CGAffineTransform = .identity, repeats: Bool = false) {
         self.content = content
         self.imageTransform = imageTransform
         self.filter = filter
         self.opacity = opacity
         self.transform = transform
+        self.repeats = repeats
     }
 
     /// The same image with `t` applied after its transform.
@@ -43,6 +47,9 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
     case linearGradient(Gradient, start: CGPoint, end: CGPoint, transform: CGAffineTransform)
     case radialGradient(Gradient, center: CGPoint, startRadius: Double, endRadius: Double, transform: CGAffineTransform)
     case angularGradient(Gradient, center: CGPoint, startAngle: Angle, endAngle: Angle, transform: CGAffineTransform)
+    /// From a focal circle (location 0) to an end circle (location 1) with another centre
+    /// (SVG's focal radial gradients).
+    case focalRadialGradient(Gradient, focus: CGPoint, focalRadius: Double, center: CGPoint, radius: Double, transform: CGAffineTransform)
     /// An image's pixels mapped into the shape's coordinates by `imageTransform`, faded by
     /// `opacity` (an image has no colour to carry it).
     case image(ImageFill)
@@ -51,10 +58,11 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
     /// paint uses the image's own pixman object; the renderer draws from a private one.)
     public var paint: Paint {
         switch self {
-        case let .image(i): .image(i.content.surface, transform: i.imageTransform, filter: i.filter)
+        case let .image(i): .image(i.content.surface, transform: i.imageTransform, filter: i.filter, repeats: i.repeats)
         case .color(let c): .color(c)
         case let .linearGradient(g, s, e, _): .linearGradient(g, start: s, end: e)
         case let .radialGradient(g, c, r0, r1, _): .radialGradient(g, center: c, startRadius: r0, endRadius: r1)
+        case let .focalRadialGradient(g, f, fr, c, r, _): .focalRadialGradient(g, focus: f, focalRadius: fr, center: c, radius: r)
         case let .angularGradient(g, c, a0, a1, _): .angularGradient(g, center: c, startAngle: a0, endAngle: a1)
         }
     }
@@ -64,6 +72,7 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .color: .identity
         case .linearGradient(_, _, _, let t), .radialGradient(_, _, _, _, let t), .angularGradient(_, _, _, _, let t): t
+        case .focalRadialGradient(_, _, _, _, _, let t): t
         case .image(let i): i.transform
         }
     }
@@ -78,7 +87,8 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
     /// that renders on several threads never share one's transform and filter.
     func drawablePaint() throws -> Paint {
         if case .image(let i) = self {
-            return .image(try Surface(sharingPixelsOf: i.content.surface), transform: i.imageTransform, filter: i.filter)
+            return .image(try Surface(sharingPixelsOf: i.content.surface), transform: i.imageTransform, filter: i.filter,
+                          repeats: i.repeats)
         }
         return paint
     }
@@ -89,6 +99,8 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
         case .color: self
         case let .linearGradient(g, s, e, m): .linearGradient(g, start: s, end: e, transform: m.concatenating(t))
         case let .radialGradient(g, c, r0, r1, m): .radialGradient(g, center: c, startRadius: r0, endRadius: r1, transform: m.concatenating(t))
+        case let .focalRadialGradient(g, f, fr, c, r, m):
+            .focalRadialGradient(g, focus: f, focalRadius: fr, center: c, radius: r, transform: m.concatenating(t))
         case let .angularGradient(g, c, a0, a1, m): .angularGradient(g, center: c, startAngle: a0, endAngle: a1, transform: m.concatenating(t))
         case .image(let i): .image(i.placed(by: t))
         }
@@ -107,12 +119,13 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
     /// The same fill with every colour (a gradient's stops) passed through `f`.
     func mapColors(_ f: (Color) -> Color) -> ShapeFill {
         func map(_ g: Gradient) -> Gradient {
-            Gradient(stops: g.stops.map { .init(color: f($0.color), location: $0.location) })
+            Gradient(stops: g.stops.map { .init(color: f($0.color), location: $0.location) }, spread: g.spread)
         }
         return switch self {
         case .color(let c): .color(f(c))
         case let .linearGradient(g, s, e, m): .linearGradient(map(g), start: s, end: e, transform: m)
         case let .radialGradient(g, c, r0, r1, m): .radialGradient(map(g), center: c, startRadius: r0, endRadius: r1, transform: m)
+        case let .focalRadialGradient(g, fo, fr, c, r, m): .focalRadialGradient(map(g), focus: fo, focalRadius: fr, center: c, radius: r, transform: m)
         case let .angularGradient(g, c, a0, a1, m): .angularGradient(map(g), center: c, startAngle: a0, endAngle: a1, transform: m)
         // An image's colours change in a filter layer (lowering wraps it in one).
         case .image: self
@@ -124,6 +137,7 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
         case .color(let c): c.description
         case .linearGradient(let g, _, _, _): "linearGradient \(g.stops.count) stops"
         case .radialGradient(let g, _, _, _, _): "radialGradient \(g.stops.count) stops"
+        case .focalRadialGradient(let g, _, _, _, _, _): "radialGradient \(g.stops.count) stops, focal"
         case .angularGradient(let g, _, _, _, _): "angularGradient \(g.stops.count) stops"
         case .image(let i): i.content.description + (i.opacity == 1 ? "" : String(format: " opacity %.3f", i.opacity))
         }
