@@ -121,7 +121,7 @@ sanitize: deps
 # ones to Fuzz/Findings/ (turn each into a file in Fuzz/Regressions/<target>/ after the fix: the
 # test suite replays them). Stops at the first finding.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= scene svg raster stroke boolean png text
+FUZZ_TARGETS ?= scene svg svgdoc raster stroke boolean png text
 # Touching the sub-package's manifest makes SwiftPM re-plan the build, so it sees source files
 # added to the root package since its last build (a path dependency's file list is cached).
 fuzz: deps

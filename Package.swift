@@ -104,7 +104,7 @@ let package = Package(
 
         .target(
             name: "FuzzTargets",
-            dependencies: ["SceneFile", "SceneGraph"]
+            dependencies: ["SceneFile", "SceneGraph", "SVG"]
         ),
 
         // MARK: - Command line

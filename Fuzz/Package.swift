@@ -4,7 +4,7 @@ import PackageDescription
 // libFuzzer executables, one per target of `FuzzTargets` (in the root package). Built by
 // `make fuzz` with `-sanitize=fuzzer,address -parse-as-library`; never by `make test`, which
 // replays the committed corpora through the same functions instead.
-let targets = ["scene", "svg", "raster", "stroke", "boolean", "png", "text"]
+let targets = ["scene", "svg", "svgdoc", "raster", "stroke", "boolean", "png", "text"]
 
 let package = Package(
     name: "Fuzz",

@@ -1,6 +1,7 @@
 import Foundation
 import SceneFile
 import SceneGraph
+import SVG
 
 /// Entry points for the fuzzers (`Fuzz/`, built with libFuzzer) and for the regression tests
 /// that replay their corpora. Each takes arbitrary bytes and must return without trapping,
@@ -46,6 +47,23 @@ public enum FuzzTargets {
         // What the path prints parses back to a path of as many elements.
         guard let again = try? Path(svgPath: path.description) else { return false }
         return again.elements.count == path.elements.count
+    }
+
+    /// SVG documents: parse (XML, CSS, references, filters, patterns), explain and render on a
+    /// canvas of at most 64 × 64 pixels. Files are never read (no base directory).
+    @discardableResult
+    public static func svgDocument(_ bytes: [UInt8]) -> Bool {
+        var options = SVGDocument.Options()
+        options.maximumFileBytes = 16 << 10
+        options.maximumElements = 5_000
+        options.maximumDepth = 64
+        guard let doc = try? SVGDocument(data: Data(bytes), name: "fuzz.svg", options: options) else { return true }
+        guard doc.size.width > 0, doc.size.height > 0 else { return false }
+        let size = CGSize(width: min(64, doc.size.width), height: min(64, doc.size.height))
+        let view = Image(drawing: doc).resizable()
+        _ = try? Explanation(view, size: size, scale: 1)
+        _ = try? Renderer().render(view, size: size, scale: 1, background: nil)
+        return true
     }
 
     /// A path from the bytes (moves, lines, quadratic and cubic curves, closes, arcs).
@@ -177,6 +195,6 @@ public enum FuzzTargets {
     }
 
     public static let all: [String: @Sendable ([UInt8]) -> Bool] = [
-        "scene": scene, "svg": svgPath, "raster": rasterizer, "stroke": stroker, "boolean": booleans, "png": png, "text": text,
+        "scene": scene, "svg": svgPath, "svgdoc": svgDocument, "raster": rasterizer, "stroke": stroker, "boolean": booleans, "png": png, "text": text,
     ]
 }

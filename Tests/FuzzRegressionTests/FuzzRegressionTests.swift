@@ -9,7 +9,7 @@ import Testing
 @Suite struct FuzzRegressionTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fuzz").standardized
 
-    @Test(arguments: ["scene", "svg", "raster", "stroke", "boolean", "png", "text"])
+    @Test(arguments: ["scene", "svg", "svgdoc", "raster", "stroke", "boolean", "png", "text"])
     func corpusAndRegressionsPass(_ target: String) throws {
         let run = try #require(FuzzTargets.all[target])
         var count = 0

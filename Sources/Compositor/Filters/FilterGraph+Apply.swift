@@ -254,7 +254,9 @@ extension FilterPlane {
     /// Blurred in place: σx along rows, σy along columns, each channel separately (colour
     /// spreads with its coverage); outside the image is transparent.
     func blur(sigmaX: Double, sigmaY: Double) {
-        let sx = sigmaX.isFinite ? sigmaX : 0, sy = sigmaY.isFinite ? sigmaY : 0
+        // σ capped as every blur of the engine is (`DropShadow.maximumSigma`); infinity too.
+        func capped(_ s: Double) -> Double { s.isNaN ? 0 : min(s, DropShadow.maximumSigma) }
+        let sx = capped(sigmaX), sy = capped(sigmaY)
         guard sx > 0 || sy > 0 else { return }
         let n = count
         let plane = UnsafeMutablePointer<Float>.allocate(capacity: n)

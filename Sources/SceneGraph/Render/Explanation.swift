@@ -153,7 +153,9 @@ public struct Explanation: Codable, Sendable, Equatable {
             }
             let content = DisplayItem.group(group).inkBounds
             if !content.isNull, content.width > Double(area.width) || content.height > Double(area.height) {
-                warnings.append("\(node.kind) content of \(Int(content.width.rounded(.up)))×\(Int(content.height.rounded(.up))) px is larger than the \(area.width)×\(area.height) canvas; its layer is cut to the canvas")
+                // (Content can be unbounded: a filter's region around a huge shape.)
+                func side(_ v: Double) -> String { v.isFinite && v < 1e15 ? "\(Int(v.rounded(.up)))" : "unbounded" }
+                warnings.append("\(node.kind) content of \(side(content.width))×\(side(content.height)) px is larger than the \(area.width)×\(area.height) canvas; its layer is cut to the canvas")
             }
             return node
         }
