@@ -6,11 +6,11 @@ SWIFT ?= swift
 # Text: HarfBuzz shapes, ICU breaks lines and orders bidi text, Inter (variable) stands in for SF
 # Pro; Noto (per script, colour emoji), Droid Sans Fallback (CJK) and DejaVu are the fallback
 # chain, fontconfig its last resort, Noto Serif and JetBrains Mono the serif and monospaced designs.
-PACKAGES := libpixman-1-dev libpng-dev pkg-config binutils libharfbuzz-dev libicu-dev libfontconfig-dev fonts-inter-variable \
+PACKAGES := libpixman-1-dev libpng-dev pkg-config binutils python3-numpy libharfbuzz-dev libicu-dev libfontconfig-dev fonts-inter-variable \
             fonts-noto-core fonts-noto-color-emoji fonts-droid-fallback fonts-dejavu-core fonts-jetbrains-mono
 BENCH_PACKAGES := $(PACKAGES) libcairo2-dev libfreetype-dev
 
-.PHONY: deps deps-bench build demo examples test packages docs check-kernels sanitize fuzz bench bench-quick clean
+.PHONY: deps deps-bench build demo examples test svg-suite svg-suite-check packages docs check-kernels sanitize fuzz bench bench-quick clean
 
 # Installs whatever of $(1) dpkg does not list as installed; as non-root, prints the command.
 define install_missing
@@ -51,11 +51,16 @@ demo: deps
 # images (ExampleSceneTests compares with them exactly): look at the diff before committing.
 examples: deps
 	$(SWIFT) build -c release --product compose
-	@# Scenes showing another example's PNG (image.scene shows radar-seal.png) come last.
+	@# Scenes showing another example's PNG (image.scene shows radar-seal.png) come last; SVG
+	@# files render to the PNG beside them too.
 	@for scene in $$(grep -L '\.png"' Examples/*.scene) $$(grep -l '\.png"' Examples/*.scene); do \
 	  time=""; grep -q '^state ' "$$scene" && time="--time 50%"; \
 	  .build/release/compose render "$$scene" $$time -o "$${scene%.scene}.png" || exit 1; \
 	  echo "rendered $${scene%.scene}.png"; \
+	done
+	@for svg in Examples/*.svg; do \
+	  .build/release/compose render "$$svg" -o "$${svg%.svg}.png" || exit 1; \
+	  echo "rendered $${svg%.svg}.png"; \
 	done
 	Examples/make-readme.sh
 	@echo "wrote Examples/README.md"
@@ -66,6 +71,20 @@ examples: deps
 # catalogs (see `docs`).
 test: deps-bench packages docs check-kernels
 	SNAPSHOT_TESTING_RECORD=never $(SWIFT) test -Xswiftc -warnings-as-errors
+	$(MAKE) --no-print-directory svg-suite-check
+
+# The SVG suite (Tests/SVGSuite: resvg's tests and reference renders, MIT): every test rendered
+# at its manifest size by `compose render`, then scored (docs/svg.md). `svg-suite` prints the
+# table; `svg-suite-check` (part of `make test`) also fails when the tier-1 pass count drops
+# below the committed floor, Tools/svg-suite-floor.txt.
+SVG_SUITE ?= Tests/SVGSuite
+svg-suite: deps
+	$(SWIFT) build --product compose
+	Tools/svg-suite.sh .build/debug/compose $(SVG_SUITE) .build/svg-suite
+
+svg-suite-check: deps
+	$(SWIFT) build --product compose
+	Tools/svg-suite.sh .build/debug/compose $(SVG_SUITE) .build/svg-suite Tools/svg-suite-floor.txt
 
 # The pixel kernels of an optimised build call nothing (no runtime, no library call left in
 # their SIMD code): Compositor compiled in release, its object files disassembled.
@@ -90,7 +109,7 @@ packages: deps-bench
 # in .build/docs/. Browse one with `docc preview Sources/<M>/<M>.docc
 # --additional-symbol-graph-dir .build/docs/symbols/<M>`, or serve .build/docs/<M>.doccarchive.
 DOCC ?= docc
-DOC_MODULES := Compositor SceneGraph SceneFile PixelTesting
+DOC_MODULES := Compositor SceneGraph SceneFile SVG PixelTesting
 docs: deps
 	@# It also tries the test modules, which fail unless the tests are built; the library
 	@# modules' graphs come first, and their files are checked below.

@@ -83,7 +83,7 @@ let package = Package(
 
         .target(
             name: "SceneFile",
-            dependencies: ["SceneGraph"]
+            dependencies: ["SceneGraph", "SVG"]
         ),
 
         // MARK: - Snapshot and pixel assertions for Swift Testing and XCTest
@@ -135,7 +135,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SceneFileTests",
-            dependencies: ["SceneFile", "PixelTesting"],
+            dependencies: ["SceneFile", "PixelTesting", "SVG"],
             exclude: ["Malformed"]
         ),
         .testTarget(

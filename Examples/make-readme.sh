@@ -17,4 +17,17 @@ cd "$(dirname "$0")"
     echo "</pre></td><td><img src=\"$name.png\" alt=\"$name\" width=\"360\"></td></tr>"
   done
   echo "</table>"
+  echo
+  echo "## SVG files"
+  echo
+  echo "Rendered with \`compose render Examples/NAME.svg\` (the PNG beside each is its reference image);"
+  echo "\`svg-image.scene\` shows them inside a scene with \`Image(svg:)\`."
+  echo
+  echo "<table>"
+  for svg in *.svg; do
+    name=${svg%.svg}
+    title=$(sed -n 's:.*<title>\(.*\)</title>.*:\1:p' "$svg" | head -1)
+    echo "<tr><td><b>$name.svg</b><br>$title</td><td><img src=\"$name.png\" alt=\"$name\" width=\"360\"></td></tr>"
+  done
+  echo "</table>"
 } > README.md

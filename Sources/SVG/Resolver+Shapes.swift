@@ -103,7 +103,11 @@ extension Resolver {
         let bbox = path.boundingRect
         var shape = SVGShape(path: path)
         // The steps listed, then the others in the normal order (fill, stroke, markers).
-        var order = (style["paint-order"] ?? "normal").split(whereSeparator: \.isWhitespace).compactMap { SVGShape.Step(rawValue: String($0)) }
+        // (Unknown words are skipped and a repeated one counts once, as resvg reads them.)
+        var order: [SVGShape.Step] = []
+        for word in (style["paint-order"] ?? "normal").split(whereSeparator: \.isWhitespace) {
+            if let step = SVGShape.Step(rawValue: String(word)), !order.contains(step) { order.append(step) }
+        }
         for step in SVGShape.Step.allCases where !order.contains(step) { order.append(step) }
         shape.order = order
         let rendering = style["shape-rendering"] ?? "auto"

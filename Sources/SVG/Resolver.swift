@@ -178,12 +178,18 @@ struct Resolver {
         context.style = parent.style.child(cascade.specified[i])
         if context.style["display"] == "none" { return nil }
         if let t = elementTransform(i, context) { context.contextSpace = t.concatenating(parent.contextSpace) }
+        for name in ["fill", "stroke"] {
+            if let v = cascade.specified[i][name], v != "inherit", !ComputedStyle.isPaint(v) {
+                warn(i, "cannot read the paint '\(v)': the inherited \(name) is used")
+            }
+        }
         var group = SVGGroup()
         switch e.name {
         case "g", "a":
             group.children = children(of: i, context)
         case "switch":
-            for child in e.children where conditionsHold(child) && !nonRendering.contains(tree.elements[child].name) {
+            // The first child that is a known, drawable element whose conditions hold.
+            for child in e.children where conditionsHold(child) && Self.drawable.contains(tree.elements[child].name) {
                 if let node = node(child, context) { group.children = [node] }
                 break
             }
@@ -218,6 +224,10 @@ struct Resolver {
         if group.needsLayer == false, group.transform == .identity, group.children.count == 1 { return group.children[0] }
         return .group(group)
     }
+
+    /// Elements that draw (what `switch` chooses among).
+    static let drawable: Set<String> = ["g", "a", "switch", "svg", "use", "rect", "circle", "ellipse", "line", "polyline", "polygon",
+                                        "path", "image", "text", "foreignObject"]
 
     /// The element's `transform` (with `transform-origin`), nil when it has none.
     func elementTransform(_ i: Int, _ context: Context) -> CGAffineTransform? {

@@ -86,6 +86,9 @@ struct ComputedStyle {
         for (k, v) in specified {
             if v == "inherit" {
                 out[k] = values[k]
+            } else if (k == "fill" || k == "stroke"), !ComputedStyle.isPaint(v) {
+                // An invalid paint is as if not specified: the inherited one, else the initial.
+                out[k] = values[k]
             } else {
                 out[k] = v
             }
@@ -94,4 +97,11 @@ struct ComputedStyle {
     }
 
     subscript(_ name: String) -> String? { values[name] }
+
+    /// Whether `value` reads as a `fill` or `stroke` paint.
+    static func isPaint(_ value: String) -> Bool {
+        let v = value.trimmingCharacters(in: .whitespaces)
+        return ["none", "currentColor", "context-fill", "context-stroke"].contains(v) || SVGValue.urlReference(v) != nil
+            || SVGValue.color(v) != nil
+    }
 }

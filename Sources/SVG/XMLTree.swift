@@ -32,6 +32,15 @@ struct XMLTree {
         if let range = data.range(of: Data("<!ENTITY".utf8)) {
             throw .entities(path, line: data[..<range.lowerBound].reduce(1) { $1 == 10 ? $0 + 1 : $0 })
         }
+        // Foundation's XMLParser traps on a name that is not UTF-8 (it force-unwraps the string
+        // libxml2 hands it), so a document without a BOM or another declared encoding must be
+        // UTF-8; the first bad byte is located.
+        if let bad = XMLTree.firstInvalidUTF8(data) {
+            let before = data[..<bad]
+            let line = before.reduce(1) { $1 == 10 ? $0 + 1 : $0 }
+            let column = before.count - (before.lastIndex(of: 10).map { $0 + 1 - data.startIndex } ?? 0) + 1
+            throw .malformedXML(path, line: line, column: column, reason: "the bytes are not UTF-8 and no other encoding is declared")
+        }
         let builder = Builder(limits: limits)
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -91,5 +100,41 @@ struct XMLTree {
         func parser(_ parser: XMLParser, foundCDATA data: Data) {
             if let current = open.last, let text = String(data: data, encoding: .utf8) { elements[current].text += text }
         }
+    }
+}
+
+extension XMLTree {
+    /// The index of the first byte that is not part of valid UTF-8, when the document is
+    /// meant to be UTF-8: nil when it is valid, begins with a UTF-16 or UTF-32 byte order
+    /// mark, or declares another encoding in its XML declaration (libxml2 converts those).
+    static func firstInvalidUTF8(_ data: Data) -> Data.Index? {
+        let bytes = [UInt8](data.prefix(2))
+        if bytes == [0xFE, 0xFF] || bytes == [0xFF, 0xFE] { return nil }
+        if data.starts(with: [0x3C, 0x3F, 0x78, 0x6D, 0x6C]) {  // "<?xml"
+            let declaration = String(decoding: data.prefix(200).prefix { $0 != 0x3E }, as: UTF8.self).lowercased()
+            if let range = declaration.range(of: "encoding") {
+                let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+                if !rest.hasPrefix("utf-8"), !rest.hasPrefix("utf8") { return nil }
+            }
+        }
+        var i = data.startIndex
+        while i < data.endIndex {
+            let b = data[i]
+            let length: Int
+            switch b {
+            case 0x00...0x7F: i += 1; continue
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return i
+            }
+            guard i + length <= data.endIndex else { return i }
+            for k in 1..<length where data[i + k] & 0xC0 != 0x80 { return i }
+            // Overlong forms, surrogates and code points above U+10FFFF.
+            let b1 = data[i + 1]
+            if (b == 0xE0 && b1 < 0xA0) || (b == 0xED && b1 > 0x9F) || (b == 0xF0 && b1 < 0x90) || (b == 0xF4 && b1 > 0x8F) { return i }
+            i += length
+        }
+        return nil
     }
 }

@@ -46,6 +46,11 @@ extension Builtins {
                                           scale: b.double("scale") ?? 1, at: b.location("file"), scaleAt: b.location("scale")) else { return .invalid }
             return .image(image)
         },
+        Builtin("Image", "svg file: string") { b, e in
+            guard let image = e.loadSVG(b.values["file"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? "",
+                                        at: b.location("file")) else { return .invalid }
+            return .image(image)
+        },
         Builtin("Spacer", "minLength: number?") { b, e in
             guard e.nonNegative(b, "minLength") else { return .invalid }
             return .view(AnyView(Spacer(minLength: b.cg("minLength"))))

@@ -140,3 +140,32 @@ struct FilterTests {
         #expect(e.images.contains { $0.kind == .filter })
     }
 }
+
+/// XML that Foundation's parser cannot take safely is refused before it sees it.
+struct XMLInputTests {
+    @Test func bytesThatAreNotUTF8AreALocatedError() {
+        // "sv\u{F4}g" in Latin-1, undeclared: XMLParser would trap on the element name.
+        var data = Data("<svg xmlns='http://www.w3.org/2000/svg'>\n  <sv".utf8)
+        data.append(0xF4)
+        data.append(contentsOf: Array("g/></svg>".utf8))
+        #expect(throws: SVGError.malformedXML("t.svg", line: 2, column: 6, reason: "the bytes are not UTF-8 and no other encoding is declared")) {
+            try SVGDocument(data: data, name: "t.svg")
+        }
+    }
+
+    @Test func aDeclaredEncodingIsConverted() throws {
+        var data = Data("<?xml version='1.0' encoding='ISO-8859-1'?><svg xmlns='http://www.w3.org/2000/svg' width='4' height='4'><title>caf".utf8)
+        data.append(0xE9)
+        data.append(contentsOf: Array("</title><rect width='4' height='4'/></svg>".utf8))
+        let doc = try SVGDocument(data: data, name: "t.svg")
+        #expect(doc.size == CGSize(width: 4, height: 4))
+    }
+
+    @Test func utf8ValidationFollowsTheStandard() {
+        #expect(XMLTree.firstInvalidUTF8(Data("héllo ✓ 😀".utf8)) == nil)
+        #expect(XMLTree.firstInvalidUTF8(Data([0x61, 0xC0, 0x80])) == 1)        // overlong
+        #expect(XMLTree.firstInvalidUTF8(Data([0xED, 0xA0, 0x80])) == 0)        // surrogate
+        #expect(XMLTree.firstInvalidUTF8(Data([0x61, 0xE2, 0x82])) == 1)        // cut short
+        #expect(XMLTree.firstInvalidUTF8(Data([0xFF, 0xFE, 0x3C, 0x00])) == nil) // UTF-16 BOM
+    }
+}

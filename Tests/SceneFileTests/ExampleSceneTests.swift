@@ -1,6 +1,7 @@
 import Foundation
 import SceneFile
 import SceneGraph
+import SVG
 import Testing
 
 /// Every scene in `Examples/` renders and equals, pixel for pixel, the PNG beside it (the one
@@ -11,10 +12,13 @@ import Testing
         .appendingPathComponent("../../Examples").standardized
     static let names: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
         .filter { $0.hasSuffix(".scene") }.map { String($0.dropLast(6)) }.sorted()
+    static let svgNames: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+        .filter { $0.hasSuffix(".svg") }.map { String($0.dropLast(4)) }.sorted()
 
     @Test func everyLessonHasAnExample() {
         #expect(Self.names == ["badge", "capsule-border", "circles", "image", "pie", "plate", "polygons", "progress-ring", "punch-out", "radar-seal",
-                               "shadows", "text", "triangle"])
+                               "shadows", "svg-image", "text", "triangle"])
+        #expect(Self.svgNames == ["svg-filters", "svg-masking", "svg-paint"])
     }
 
     /// `Examples/README.md` shows every scene's source, as it is now (HTML-escaped).
@@ -36,6 +40,17 @@ import Testing
         let view = scene.change.map { $0.view(at: $0.duration / 2, in: scene.canvas.size) } ?? scene.view
         let surface = try Renderer().render(view, size: scene.canvas.size, scale: scene.canvas.scale,
                                             background: scene.canvas.background)
+        let reference = try PNG.read(path: Self.folder.appendingPathComponent(name + ".png").path)
+        let result = try surface.compare(to: reference)
+        #expect(result.passed, "\(name): \(result); run 'make examples' to re-render, and look at the images")
+    }
+
+    /// Every SVG file in `Examples/` renders (as `compose render file.svg` does: its own size,
+    /// transparent) and equals the PNG beside it.
+    @Test(arguments: svgNames) func svgRendersAsItsReferenceImage(_ name: String) throws {
+        let document = try SVGDocument(contentsOfFile: Self.folder.appendingPathComponent(name + ".svg").path)
+        #expect(document.warnings.isEmpty, "\(name): \(document.warnings)")
+        let surface = try Renderer().render(Image(drawing: document).resizable(), size: document.size, background: nil)
         let reference = try PNG.read(path: Self.folder.appendingPathComponent(name + ".png").path)
         let result = try surface.compare(to: reference)
         #expect(result.passed, "\(name): \(result); run 'make examples' to re-render, and look at the images")

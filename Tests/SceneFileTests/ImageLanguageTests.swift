@@ -69,4 +69,38 @@ import Testing
                 .first?.hasSuffix("the aspect ratio must be positive, got -1") == true)
         #expect(errors("Circle().resizable()", in: dir).first?.contains("resizable") == true)
     }
+
+    @Test func svgImagesMatchSwift() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A 10 × 10 document: red left half, blue right half, drawn resizable at 20 × 20.
+        try "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'><rect width='5' height='10' fill='red'/><rect x='5' width='5' height='10' fill='blue'/></svg>"
+            .write(toFile: dir.appendingPathComponent("art/halves.svg").path, atomically: true, encoding: .utf8)
+        let path = dir.appendingPathComponent("s.scene").path
+        try """
+            canvas(width: 20, height: 20)
+            Image(svg: "art/halves.svg").resizable().frame(width: 20, height: 20)
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let scene = try Scene(contentsOfFile: path)
+        let size = CGSize(width: 20, height: 20)
+        let a = try Renderer().render(scene.view, size: size)
+        let swift = try Image(svgFile: dir.appendingPathComponent("art/halves.svg").path).resizable().frame(width: 20, height: 20)
+        let b = try Renderer().render(swift, size: size)
+        #expect(try a.compare(to: b).differingPixels == 0)
+        // Scaled by 2: red up to x = 10, blue from there (exact: the halves meet on a pixel edge).
+        #expect(a.pixel(x: 9, y: 5) == RGBA8(255, 0, 0, 255) && a.pixel(x: 10, y: 5) == RGBA8(0, 0, 255, 255))
+    }
+
+    @Test func svgErrorsAreLocated() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "<svg xmlns='http://www.w3.org/2000/svg'><rect".write(toFile: dir.appendingPathComponent("art/broken.svg").path,
+                                                                  atomically: true, encoding: .utf8)
+        try "<html/>".write(toFile: dir.appendingPathComponent("art/page.svg").path, atomically: true, encoding: .utf8)
+        #expect(errors("Image(svg: \"missing.svg\")", in: dir) == ["1:7: cannot read SVG 'missing.svg': no such file"])
+        #expect(errors("Image(svg: \"art\")", in: dir) == ["1:7: cannot read SVG 'art': it is a folder"])
+        #expect(errors("Image(svg: \"art/broken.svg\")", in: dir).first?.contains("not well-formed XML") == true)
+        #expect(errors("Image(svg: \"art/page.svg\")", in: dir).first?.contains("the root element is <html>, not <svg>") == true)
+        #expect(errors("Image(svg: \"\")", in: dir) == ["1:7: the SVG file name is empty"])
+    }
 }

@@ -152,7 +152,9 @@ public struct Explanation: Codable, Sendable, Equatable {
                 warnings.append("drawingGroup at \(Explanation.pixels(image.frame) ?? []) holds \(node.leaves) lea\(node.leaves == 1 ? "f" : "ves"): an offscreen image of \(image.width * image.height * image.format.bytesPerPixel) bytes with nothing worth caching")
             }
             let content = DisplayItem.group(group).inkBounds
-            if !content.isNull, content.width > Double(area.width) || content.height > Double(area.height) {
+            // (A filter's region is its own clip, routinely wider than what is on the canvas.)
+            let filtered = if case .filter = group.isolation { true } else { false }
+            if !content.isNull, !filtered, content.width > Double(area.width) || content.height > Double(area.height) {
                 // (Content can be unbounded: a filter's region around a huge shape.)
                 func side(_ v: Double) -> String { v.isFinite && v < 1e15 ? "\(Int(v.rounded(.up)))" : "unbounded" }
                 warnings.append("\(node.kind) content of \(side(content.width))×\(side(content.height)) px is larger than the \(area.width)×\(area.height) canvas; its layer is cut to the canvas")

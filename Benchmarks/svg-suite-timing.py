@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Times the whole SVG suite rendered by `compose render` beside resvg's CLI, in one run.
+
+Every test is rendered at its manifest width by both, one process per render as a user runs
+them, alternating which goes first; each render is repeated and its median kept. Prints a table
+and writes JSON. Usage:
+
+    Benchmarks/svg-suite-timing.py [--compose .build/release/compose] [--resvg resvg]
+        [--suite Tests/SVGSuite] [--repeats 3] [--json Benchmarks/results/svg-suite-timing.json]
+
+resvg's CLI comes from PyPI (`pip install resvg-cli`); pass the binary itself, not a pyenv
+shim, or the shim's start-up is timed too.
+"""
+import argparse, csv, json, os, shutil, statistics, subprocess, sys, tempfile, time
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--compose", default=".build/release/compose")
+    ap.add_argument("--resvg", default=shutil.which("resvg") or "resvg")
+    ap.add_argument("--suite", default="Tests/SVGSuite")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--json", default="Benchmarks/results/svg-suite-timing.json")
+    args = ap.parse_args()
+    with open(os.path.join(args.suite, "manifest.tsv")) as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    out = tempfile.mkdtemp(prefix="svg-timing-")
+    engines = {
+        "compose": lambda svg, w, png: [args.compose, "render", svg, "-o", png, "--width", w],
+        "resvg": lambda svg, w, png: [args.resvg, svg, png, "-w", w],
+    }
+    medians = {name: [] for name in engines}
+    failures = {name: 0 for name in engines}
+    for k, row in enumerate(rows):
+        svg = os.path.join(args.suite, row["svg"])
+        order = list(engines) if k % 2 == 0 else list(reversed(engines))
+        times = {name: [] for name in engines}
+        for _ in range(args.repeats):
+            for name in order:
+                png = os.path.join(out, name + ".png")
+                start = time.perf_counter()
+                done = subprocess.run(engines[name](svg, row["width"], png), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                times[name].append(time.perf_counter() - start)
+                if done.returncode != 0:
+                    failures[name] += 1
+        for name in engines:
+            medians[name].append(statistics.median(times[name]))
+    shutil.rmtree(out, ignore_errors=True)
+    total = {name: sum(v) for name, v in medians.items()}
+    result = {
+        "tests": len(rows),
+        "repeats": args.repeats,
+        "cpus": os.cpu_count(),
+        "engines": {
+            name: {
+                "totalSeconds": round(total[name], 3),
+                "medianPerTestMs": round(1000 * statistics.median(medians[name]), 2),
+                "slowestTestMs": round(1000 * max(medians[name]), 2),
+                "failedRenders": failures[name],
+            } for name in engines
+        },
+        "composeOverResvg": round(total["compose"] / total["resvg"], 3),
+    }
+    print(f"{len(rows)} tests, median of {args.repeats} runs each, one process per render")
+    print(f"{'engine':10} {'total s':>9} {'median ms':>10} {'slowest ms':>11} {'failed':>7}")
+    for name, e in result["engines"].items():
+        print(f"{name:10} {e['totalSeconds']:9.2f} {e['medianPerTestMs']:10.2f} {e['slowestTestMs']:11.2f} {e['failedRenders']:7d}")
+    print(f"compose / resvg: {result['composeOverResvg']:.3f}")
+    os.makedirs(os.path.dirname(args.json) or ".", exist_ok=True)
+    with open(args.json, "w") as f:
+        json.dump(result, f, indent=2)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
