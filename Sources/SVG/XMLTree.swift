@@ -41,6 +41,7 @@ struct XMLTree {
             let column = before.count - (before.lastIndex(of: 10).map { $0 + 1 - data.startIndex } ?? 0) + 1
             throw .malformedXML(path, line: line, column: column, reason: "the bytes are not UTF-8 and no other encoding is declared")
         }
+        let data = try XMLTree.withoutProcessingInstructions(data, path: path)
         let builder = Builder(limits: limits)
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -136,5 +137,33 @@ extension XMLTree {
             i += length
         }
         return nil
+    }
+}
+
+extension XMLTree {
+    /// `data` with every processing instruction but the XML declaration blanked out (spaces,
+    /// newlines kept, so lines and columns stay): SVG gives them no meaning, and Foundation's
+    /// XMLParser dereferences a null pointer on one without data (`<?xml-stylesheet?>`). An
+    /// XML declaration without a version (`<?xml?>`, the same crash) is a located error.
+    static func withoutProcessingInstructions(_ data: Data, path: String) throws(SVGError) -> Data {
+        var bytes = [UInt8](data)
+        var i = 0
+        while i + 1 < bytes.count {
+            guard bytes[i] == 0x3C, bytes[i + 1] == 0x3F else { i += 1; continue }  // "<?"
+            var end = i + 2
+            while end + 1 < bytes.count, !(bytes[end] == 0x3F && bytes[end + 1] == 0x3E) { end += 1 }
+            guard end + 1 < bytes.count else { break }  // unterminated: the parser reports it
+            let body = String(decoding: bytes[(i + 2)..<end], as: UTF8.self)
+            let name = body.prefix { !$0.isWhitespace }
+            if i == 0, name.lowercased() == "xml" {
+                guard body.dropFirst(3).trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("version") else {
+                    throw .malformedXML(path, line: 1, column: 1, reason: "the XML declaration has no version")
+                }
+            } else {
+                for k in i...(end + 1) where bytes[k] != 10 { bytes[k] = 0x20 }
+            }
+            i = end + 2
+        }
+        return Data(bytes)
     }
 }

@@ -169,3 +169,31 @@ struct XMLInputTests {
         #expect(XMLTree.firstInvalidUTF8(Data([0xFF, 0xFE, 0x3C, 0x00])) == nil) // UTF-16 BOM
     }
 }
+
+/// Processing instructions, which crash Foundation's parser when they carry no data.
+struct ProcessingInstructionTests {
+    @Test func instructionsWithoutDataAreBlankedOut() throws {
+        for text in ["<?xml version='1.0'?>\n<?xml-stylesheet?><svg xmlns='http://www.w3.org/2000/svg' width='4' height='4'/>",
+                     "<svg xmlns='http://www.w3.org/2000/svg' width='4' height='4'><?pi?><rect width='4' height='4'/></svg>"] {
+            let doc = try SVGDocument(data: Data(text.utf8), name: "t.svg")
+            #expect(doc.size == CGSize(width: 4, height: 4))
+        }
+    }
+
+    @Test func aDeclarationWithoutAVersionIsAnError() {
+        #expect(throws: SVGError.malformedXML("t.svg", line: 1, column: 1, reason: "the XML declaration has no version")) {
+            try SVGDocument(data: Data("<?xml?><svg xmlns='http://www.w3.org/2000/svg'/>".utf8), name: "t.svg")
+        }
+    }
+
+    @Test func linesStayWhereTheyWere() throws {
+        // An error after a blanked instruction still names its own line (3).
+        #expect(throws: SVGError.self) { try SVGDocument(data: Data("<svg><?a\n?>\n<g></svg>".utf8), name: "t.svg") }
+        do {
+            _ = try SVGDocument(data: Data("<svg><?a\n?>\n<g></svg>".utf8), name: "t.svg")
+        } catch {
+            guard case let .malformedXML(_, line, _, _) = error else { Issue.record("\(error)"); return }
+            #expect(line == 3)
+        }
+    }
+}
