@@ -23,6 +23,15 @@ let package = Package(
                 .product(name: "SceneGraph", package: "Compositor"),
             ]
         ),
+        // The SVG suite rendered in one process (Benchmarks/svg-suite-timing.py).
+        .executableTarget(
+            name: "svg-suite-bench",
+            dependencies: [
+                .product(name: "Compositor", package: "Compositor"),
+                .product(name: "SceneGraph", package: "Compositor"),
+                .product(name: "SVG", package: "Compositor"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

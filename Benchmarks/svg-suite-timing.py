@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
-"""Times the whole SVG suite rendered by `compose render` beside resvg's CLI, in one run.
+"""Times the whole SVG suite rendered by this engine beside resvg, in one run, two ways.
 
-Every test is rendered at its manifest width by both, one process per render as a user runs
-them, alternating which goes first; each render is repeated and its median kept. Prints a table
-and writes JSON. Usage:
+- Processes: `compose render` and resvg's CLI, one process per render as a user runs them,
+  alternating which goes first.
+- In process: Benchmarks' `svg-suite-bench` (read, resolve, render, encode the PNG in memory)
+  and resvg through its Python binding `resvg_py` (the same steps), when it is installed.
+
+Every test is rendered at its manifest width, each render repeated and its median kept. Prints
+a table and writes JSON. Usage:
 
     Benchmarks/svg-suite-timing.py [--compose .build/release/compose] [--resvg resvg]
-        [--suite Tests/SVGSuite] [--repeats 3] [--json Benchmarks/results/svg-suite-timing.json]
+        [--bench Benchmarks/.build/release/svg-suite-bench] [--suite Tests/SVGSuite]
+        [--repeats 3] [--json Benchmarks/results/svg-suite-timing.json]
 
-resvg's CLI comes from PyPI (`pip install resvg-cli`); pass the binary itself, not a pyenv
-shim, or the shim's start-up is timed too.
+resvg's CLI comes from PyPI (`pip install resvg-cli`), its binding from `pip install resvg-py`;
+pass the CLI binary itself, not a pyenv shim, or the shim's start-up is timed too. Build the
+bench first: `cd Benchmarks && swift build -c release --product svg-suite-bench`.
 """
 import argparse, csv, json, os, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -18,6 +24,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--compose", default=".build/release/compose")
     ap.add_argument("--resvg", default=shutil.which("resvg") or "resvg")
+    ap.add_argument("--bench", default="Benchmarks/.build/release/svg-suite-bench")
     ap.add_argument("--suite", default="Tests/SVGSuite")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--json", default="Benchmarks/results/svg-suite-timing.json")
@@ -46,6 +53,30 @@ def main():
         for name in engines:
             medians[name].append(statistics.median(times[name]))
     shutil.rmtree(out, ignore_errors=True)
+    # In process: the bench's medians, then resvg's binding with as many repeats.
+    inproc = {}
+    if os.path.exists(args.bench):
+        done = subprocess.run([args.bench, args.suite, str(args.repeats)], capture_output=True, text=True)
+        inproc["engine"] = [float(line.split("\t")[1]) / 1000 for line in done.stdout.splitlines() if "\t" in line]
+    try:
+        import resvg_py
+        times = []
+        for row in rows:
+            svg = os.path.join(args.suite, row["svg"])
+            runs = []
+            for _ in range(args.repeats):
+                start = time.perf_counter()
+                try:
+                    resvg_py.svg_to_bytes(svg_path=svg, width=int(row["width"]), skip_system_fonts=True,
+                                          resources_dir=os.path.dirname(svg))
+                except Exception:
+                    pass
+                runs.append(time.perf_counter() - start)
+            times.append(statistics.median(runs))
+        inproc["resvg_py"] = times
+        inproc_version = resvg_py.__resvg_version__
+    except ImportError:
+        inproc_version = None
     total = {name: sum(v) for name, v in medians.items()}
     result = {
         "tests": len(rows),
@@ -61,11 +92,24 @@ def main():
         },
         "composeOverResvg": round(total["compose"] / total["resvg"], 3),
     }
-    print(f"{len(rows)} tests, median of {args.repeats} runs each, one process per render")
+    if inproc:
+        result["inProcess"] = {name: {"totalSeconds": round(sum(v), 3), "medianPerTestMs": round(1000 * statistics.median(v), 3),
+                                      "slowestTestMs": round(1000 * max(v), 2)} for name, v in inproc.items() if v}
+        result["inProcess"]["resvgVersion"] = inproc_version
+        if inproc.get("engine") and inproc.get("resvg_py"):
+            result["inProcess"]["engineOverResvg"] = round(sum(inproc["engine"]) / sum(inproc["resvg_py"]), 3)
+    print(f"{len(rows)} tests, median of {args.repeats} runs each; processes (one per render):")
     print(f"{'engine':10} {'total s':>9} {'median ms':>10} {'slowest ms':>11} {'failed':>7}")
     for name, e in result["engines"].items():
         print(f"{name:10} {e['totalSeconds']:9.2f} {e['medianPerTestMs']:10.2f} {e['slowestTestMs']:11.2f} {e['failedRenders']:7d}")
     print(f"compose / resvg: {result['composeOverResvg']:.3f}")
+    if inproc:
+        print("in process (read, render, encode the PNG in memory):")
+        for name, v in inproc.items():
+            if v:
+                print(f"{name:10} {sum(v):9.2f} {1000 * statistics.median(v):10.2f} {1000 * max(v):11.2f}")
+        if "engineOverResvg" in result["inProcess"]:
+            print(f"engine / resvg: {result['inProcess']['engineOverResvg']:.3f}")
     os.makedirs(os.path.dirname(args.json) or ".", exist_ok=True)
     with open(args.json, "w") as f:
         json.dump(result, f, indent=2)
