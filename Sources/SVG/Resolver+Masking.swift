@@ -71,16 +71,24 @@ extension Resolver {
             // A child's own clip-path clips that child.
             if let c = referenced(cascade.specified[target]["clip-path"] ?? (target != child ? cascade.specified[child]["clip-path"] : nil),
                                   "clipPath") {
-                let childBox = boundingBox(of: group.children, transform: .identity)
-                guard let nested = clip(c, bbox: childBox, context) else { continue }
-                group.clip = nested
+                if active.contains(c) {
+                    warn(target, "a clip-path that refers back to a clipPath being made is ignored")
+                } else {
+                    let childBox = boundingBox(of: group.children, transform: .identity)
+                    guard let nested = clip(c, bbox: childBox, context) else { continue }
+                    group.clip = nested
+                }
             }
             children.append(.group(group))
         }
         var result = SVGClip(transform: transform, children: children, clip: nil)
         if let value = cascade.specified[i]["clip-path"], SVGValue.urlReference(value) != nil {
-            guard let c = referenced(value, "clipPath"), let nested = clip(c, bbox: bbox, context) else { return nil }
-            result.clip = nested
+            if let c = referenced(value, "clipPath"), active.contains(c) {
+                warn(i, "a clipPath clipped by itself: the clip-path is ignored")
+            } else {
+                guard let c = referenced(value, "clipPath"), let nested = clip(c, bbox: bbox, context) else { return nil }
+                result.clip = nested
+            }
         }
         return result
     }
@@ -127,8 +135,12 @@ extension Resolver {
         let type = cascade.specified[i]["mask-type"] ?? "luminance"
         var result = SVGMask(region: region, contentTransform: contentTransform, children: children, luminance: type != "alpha", mask: nil)
         if let value = cascade.specified[i]["mask"], SVGValue.urlReference(value) != nil {
-            guard let m = referenced(value, "mask"), let nested = mask(m, bbox: bbox, context) else { return nil }
-            result.mask = nested
+            if let m = referenced(value, "mask"), active.contains(m) {
+                warn(i, "a mask masked by itself: the mask property is ignored")
+            } else {
+                guard let m = referenced(value, "mask"), let nested = mask(m, bbox: bbox, context) else { return nil }
+                result.mask = nested
+            }
         }
         return result
     }

@@ -267,20 +267,28 @@ struct Resolver {
         }
         if own["isolation"] == "isolate" { group.isolate = true }
         let bbox = boundingBox(of: group.children, transform: .identity)
-        // A clip or mask that cannot be made (a loop, an empty bounding box) hides the element;
-        // one that names nothing is ignored.
+        // A clip or mask that cannot be made (an empty bounding box) hides the element; one that
+        // names nothing, or refers back to one being made (a loop), is ignored (resvg's reading).
         if let value = own["clip-path"], value != "none" {
             if let target = referenced(value, "clipPath") {
-                group.clip = clip(target, bbox: bbox, context)
-                if group.clip == nil { group.children = [] }
+                if active.contains(target) {
+                    warn(i, "clip-path '\(value)' refers back to the clipPath it is in: ignored")
+                } else {
+                    group.clip = clip(target, bbox: bbox, context)
+                    if group.clip == nil { group.children = [] }
+                }
             } else {
                 warn(i, "clip-path '\(value)' does not name a <clipPath>: ignored")
             }
         }
         if let value = own["mask"], value != "none" {
             if let target = referenced(value, "mask") {
-                group.mask = mask(target, bbox: bbox, context)
-                if group.mask == nil { group.children = [] }
+                if active.contains(target) {
+                    warn(i, "mask '\(value)' refers back to the mask it is in: ignored")
+                } else {
+                    group.mask = mask(target, bbox: bbox, context)
+                    if group.mask == nil { group.children = [] }
+                }
             } else {
                 warn(i, "mask '\(value)' does not name a <mask>: ignored")
             }

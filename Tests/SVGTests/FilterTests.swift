@@ -197,3 +197,27 @@ struct ProcessingInstructionTests {
         }
     }
 }
+
+/// A clip path or mask that refers back to itself: the looping reference is dropped (the
+/// element keeps the rest), as resvg reads it.
+struct MaskingLoopTests {
+    @Test func aClipPathClippedByItselfStillClips() throws {
+        // clip1 clips itself: that reference is ignored, so the rect is clipped to (0, 0, 10, 10).
+        let body = "<clipPath id='c' clip-path='url(#c)'><rect width='10' height='10'/></clipPath><rect width='20' height='20' fill='red' clip-path='url(#c)'/>"
+        let s = try render(svg(body))
+        #expect(s.pixel(x: 5, y: 5) == RGBA8(255, 0, 0, 255))
+        #expect(s.pixel(x: 15, y: 15).a == 0)
+        #expect(try document(svg(body)).warnings.contains { $0.message.contains("clipped by itself") })
+    }
+
+    @Test func aMaskWhoseContentUsesTheMaskKeepsItsContent() throws {
+        // The mask's white rect refers to the mask again: ignored, so the mask is the white
+        // rect (luminance 1) over (0, 0, 10, 20).
+        let s = try render(svg("""
+            <mask id='m' maskUnits='userSpaceOnUse' x='0' y='0' width='20' height='20'><rect width='10' height='20' fill='white' mask='url(#m)'/></mask>
+            <rect width='20' height='20' fill='blue' mask='url(#m)'/>
+            """))
+        #expect(s.pixel(x: 5, y: 5) == RGBA8(0, 0, 255, 255))
+        #expect(s.pixel(x: 15, y: 5).a == 0)
+    }
+}
