@@ -33,7 +33,7 @@ def main():
         rows = list(csv.DictReader(f, delimiter="\t"))
     out = tempfile.mkdtemp(prefix="svg-timing-")
     engines = {
-        "compose": lambda svg, w, png: [args.compose, "render", svg, "-o", png, "--width", w],
+        "compose": lambda svg, w, png: [args.compose, "render", svg, "-o", png, "--width", w, "--allow-files", args.suite],
         "resvg": lambda svg, w, png: [args.resvg, svg, png, "-w", w],
     }
     medians = {name: [] for name in engines}

@@ -14,13 +14,14 @@ python=python3
 "$python" -c 'import numpy' 2>/dev/null || python=/usr/bin/python3
 "$python" -c 'import numpy' 2>/dev/null || { echo "score.py needs numpy: apt-get install python3-numpy (make deps does)" >&2; exit 1; }
 start=$(date +%s%N)
+# Images are read from anywhere in the suite (its resources/ folder lies outside each test's).
 # One render per manifest row; a test the renderer refuses (exit status non-zero) leaves no PNG
 # and fails in the score. Its message goes to the log.
 tail -n +2 "$suite/manifest.tsv" | awk -F'\t' '{print $1 "\t" $2 "\t" $3 "\t" $5}' |
 while IFS="$(printf '\t')" read -r category name width svg; do
     mkdir -p "$out/$category/$(dirname "$name")"
     printf '%s\t%s\t%s\n' "$width" "$suite/$svg" "$out/$category/$name.png"
-done | xargs -P "$jobs" -L 1 sh -c '"$1" render "$4" -o "$5" --width "$3" 2>>"$2/log.txt" || echo "failed: $4" >>"$2/log.txt"' sh "$compose" "$out" || true
+done | SVG_SUITE_ROOT="$suite" xargs -P "$jobs" -L 1 sh -c '"$1" render "$4" -o "$5" --width "$3" --allow-files "$SVG_SUITE_ROOT" 2>>"$2/log.txt" || echo "failed: $4" >>"$2/log.txt"' sh "$compose" "$out" || true
 end=$(date +%s%N)
 ms=$(( (end - start) / 1000000 ))
 printf 'rendered in %d.%d s (%s jobs)\n' $((ms / 1000)) $(( (ms % 1000) / 100 )) "$jobs"

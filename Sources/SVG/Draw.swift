@@ -137,8 +137,8 @@ struct SVGDrawer {
         switch image.content {
         case .pixels(let pixels):
             let rect = image.naturalRect
-            let fill = ShapeFill.image(ImageFill(content: pixels, imageTransform: .identity, filter: image.smooth ? .bilinear : .nearest,
-                                                 transform: t))
+            let fill = ShapeFill.image(ImageFill(content: pixels, imageTransform: .identity, filter: image.smooth ? .bicubic : .nearest,
+                                                 transform: t, clampsToEdge: true))
             items = [.leaf(.init(path: Path(rect).applying(t), fill: fill))]
         case .document(let document):
             items = try document.items(transform: t, limits: limits)

@@ -23,10 +23,15 @@ SUBCOMMANDS:
 
 /// The arguments `render`, `explain` and `bench` share.
 let sceneArgumentsHelp = """
-  <scene>                 A scene file ('-' reads standard input).
+  <scene>                 A scene file ('-' reads standard input), or an .svg file.
   --demo                  Use the built-in demo scene instead of a file.
   --scale <scale>         Pixels per point, from 0.1 to 8. (default: the scene's canvas, else 1)
   --size <WxH>            Canvas size in points. (default: the scene's canvas, else 400x300)
+  --width <px>, --height <px>
+                          The output's width or height in pixels, the scale following; both:
+                          the largest size within them.
+  --allow-files <dir>     An SVG file's images may be read from this folder and below.
+                          (default: the SVG file's own folder only)
   --fonts <path>          A font file or folder for Font.custom(_:size:), repeatable; also read:
                           COMPOSE_FONT_PATH (folders, ':'-separated) and a fonts/ folder beside
                           the scene.

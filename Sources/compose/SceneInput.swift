@@ -36,10 +36,13 @@ struct SceneOptions {
     /// `--width` / `--height`: the output's width or height in pixels (the scale follows).
     var pixelWidth: Double?
     var pixelHeight: Double?
+    /// `--allow-files DIR`: an SVG file's images may be read from DIR and below (instead of
+    /// only the document's own folder).
+    var allowedFiles: String?
 
     static let flags = ["--demo", "--width", "--height", "--fonts", "--symbols", "--scale", "--size", "--background", "--max-depth", "--max-iterations", "--max-path-elements",
                         "--max-pixels", "--max-scene-bytes", "--max-coordinate", "--max-offscreen-bytes", "--max-image-bytes",
-                        "--max-segments", "--max-dashes", "--max-stroke-points", "--max-shadow-radius", "--max-blur-radius"]
+                        "--max-segments", "--max-dashes", "--max-stroke-points", "--max-shadow-radius", "--max-blur-radius", "--allow-files"]
 
     /// A renderer with the options' limits.
     func renderer() -> Renderer {
@@ -58,6 +61,7 @@ struct SceneOptions {
         case "--fonts": fonts.append(reader.value(for: arg))
         case "--symbols": symbols.append(reader.value(for: arg))
         case "--scale": scale = reader.number(for: arg, in: SceneCanvas.scaleRange)
+        case "--allow-files": allowedFiles = reader.value(for: arg)
         case "--width": pixelWidth = reader.number(for: arg, in: 1...32767)
         case "--height": pixelHeight = reader.number(for: arg, in: 1...32767)
         case "--size":
@@ -216,7 +220,17 @@ struct SceneOptions {
     /// warnings printed with their lines.
     private func loadSVG(_ path: String) -> Result<LoadedScene, ExitCode> {
         do {
-            let document = try SVGDocument(contentsOfFile: path)
+            var options = SVGDocument.Options()
+            options.maximumImageBytes = limits.maximumImageBytes
+            if let allowedFiles {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: allowedFiles, isDirectory: &isDirectory), isDirectory.boolValue else {
+                    printError("--allow-files \(allowedFiles): no such folder")
+                    return .failure(.noInput)
+                }
+                options.allowedImageDirectory = URL(fileURLWithPath: allowedFiles)
+            }
+            let document = try SVGDocument(contentsOfFile: path, options: options)
             for warning in document.warnings { printError("\(path):\(warning.line): warning: \(warning.message)") }
             let canvas = SceneCanvas(width: document.size.width, height: document.size.height, scale: 1, background: nil)
             return .success(LoadedScene(view: AnyView(Image(drawing: document).resizable()), canvas: canvas, name: path))

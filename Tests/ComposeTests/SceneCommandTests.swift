@@ -364,6 +364,35 @@ func write(_ text: String, _ name: String, in dir: URL) throws -> String {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("m.png").path))
     }
 
+    /// An SVG file renders at its own size or `--width`; its images are read from its own
+    /// folder only unless `--allow-files` names a wider one; a bad folder exits 66, a bad
+    /// document 65, and neither writes a file.
+    @Test func svgFilesRenderWithTheirImagesWhereAllowed() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let art = dir.appendingPathComponent("art")
+        try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
+        let red = try Surface(width: 2, height: 2)
+        red.fill(Color(red: 1, green: 0, blue: 0))
+        try red.writePNG(to: dir.appendingPathComponent("red.png").path)
+        let svg = try write("<svg xmlns='http://www.w3.org/2000/svg' xmlns:xlink='http://www.w3.org/1999/xlink' width='4' height='4'><image width='4' height='4' xlink:href='../red.png'/></svg>", "i.svg", in: art)
+        let out = dir.appendingPathComponent("o.png").path
+        let refused = try compose("render", svg, "-o", out)
+        #expect(refused.status == 0 && refused.stderr.contains("i.svg:1: warning:") && refused.stderr.contains("not read"), "\(refused.stderr)")
+        #expect(try PNG.read(path: out).pixel(x: 2, y: 2).a == 0)
+        let allowed = try compose("render", svg, "--allow-files", dir.path, "--width", "8", "-o", out)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        let image = try PNG.read(path: out)
+        #expect(image.width == 8 && image.pixel(x: 4, y: 4) == RGBA8(255, 0, 0, 255))
+        let missing = dir.appendingPathComponent("m.png").path
+        let noFolder = try compose("render", svg, "--allow-files", "/no/such/folder", "-o", missing)
+        #expect(noFolder.status == 66 && noFolder.stderr.contains("--allow-files /no/such/folder: no such folder"))
+        let broken = try write("<svg xmlns='http://www.w3.org/2000/svg'><g>", "b.svg", in: dir)
+        let bad = try compose("render", broken, "-o", missing)
+        #expect(bad.status == 65 && bad.stderr.contains("b.svg:1:") && bad.stderr.contains("not well-formed XML"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
     /// `--fonts` and a `fonts/` folder beside the scene register fonts for `.custom`: the text
     /// draws in DejaVu Serif (other pixels than the system font's fallback); a missing path or
     /// a file that is no font exits 66 with the path and writes nothing.

@@ -78,6 +78,35 @@ import _TestSupport
         #expect(shifted.pixel(x: 0, y: 0).a == 0 && shifted.pixel(x: 2, y: 0) == RGBA8(0, 0, 0, 255))
     }
 
+    @Test func bicubicEnlargesSmoothlyAndClampsEdges() throws {
+        // Black | white, enlarged ×8 with the Mitchell–Netravali cubic and edges clamped.
+        let img = try Surface(width: 2, height: 1)
+        img.fill(.black, in: PixelRect(x: 0, y: 0, width: 1, height: 1))
+        img.fill(.white, in: PixelRect(x: 1, y: 0, width: 1, height: 1))
+        let big = try Surface(width: 16, height: 1)
+        try Canvas(big).fill(Path(CGRect(x: 0, y: 0, width: 16, height: 1)),
+                             with: .image(img, transform: CGAffineTransform(scaleX: 8, y: 1), filter: .bicubic, clampToEdge: true))
+        let v = (0..<16).map { Int(big.pixel(x: $0, y: 0).r) }
+        // Opaque to the edges (clamped), rising monotonically, symmetric about the middle
+        // (v[k] + v[15 − k] = 255 within 2 levels of fixed-point rounding).
+        #expect((0..<16).allSatisfy { big.pixel(x: $0, y: 0).a == 255 })
+        #expect(zip(v, v.dropFirst()).allSatisfy { $0 <= $1 })
+        for k in 0..<8 { #expect(abs(v[k] + v[15 - k] - 255) <= 2, "\(v)") }
+        // Mitchell's cubic is not interpolating: next to texel 0's centre the white texel
+        // still weighs about B/6 = 1/18 (14 levels), where bilinear gives 0.
+        #expect(v[3] > 4 && v[3] < 30, "\(v)")
+        // Shrunk ×1/4 (a box over the source pixels each device pixel covers), a 4 × 1 stripe
+        // of alternating black and white averages to grey.
+        let stripes = try Surface(width: 8, height: 1)
+        for x in stride(from: 1, to: 8, by: 2) { stripes.fill(.white, in: PixelRect(x: x, y: 0, width: 1, height: 1)) }
+        stripes.fill(.black, in: PixelRect(x: 0, y: 0, width: 1, height: 1))
+        for x in stride(from: 2, to: 8, by: 2) { stripes.fill(.black, in: PixelRect(x: x, y: 0, width: 1, height: 1)) }
+        let small = try Surface(width: 2, height: 1)
+        try Canvas(small).fill(Path(CGRect(x: 0, y: 0, width: 2, height: 1)),
+                               with: .image(stripes, transform: CGAffineTransform(scaleX: 0.25, y: 1), filter: .bicubic, clampToEdge: true))
+        #expect(abs(Int(small.pixel(x: 0, y: 0).r) - 128) <= 24, "\(small.pixel(x: 0, y: 0))")
+    }
+
     @Test func gradientsInALinearSurfaceInterpolateInLinearLight() throws {
         // In a linear surface the stops are converted to linear values before pixman sees them:
         // black → white halfway is linear 0.5, which reads back encoded as 188.

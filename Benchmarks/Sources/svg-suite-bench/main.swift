@@ -29,7 +29,9 @@ for row in rows where row.count >= 5 {
     for _ in 0..<repeats {
         let start = DispatchTime.now().uptimeNanoseconds
         do {
-            let document = try SVGDocument(contentsOfFile: suite.appendingPathComponent(svg).path)
+            var options = SVGDocument.Options()
+            options.allowedImageDirectory = suite
+            let document = try SVGDocument(contentsOfFile: suite.appendingPathComponent(svg).path, options: options)
             let scale = width / document.size.width
             let surface = try Renderer().render(Image(drawing: document).resizable(), size: document.size, scale: scale, background: nil)
             _ = try PNG.encode(surface)

@@ -45,6 +45,10 @@ public enum GradientSpread: String, Hashable, Sendable, CaseIterable {
 public enum ImageFilter: String, Hashable, Sendable {
     case nearest
     case bilinear
+    /// Mitchell–Netravali cubic (B = C = 1/3) reconstruction, averaged over the source pixels
+    /// a device pixel covers when the image is shrunk (pixman's separable convolution): smoother
+    /// enlargements than bilinear, what SVG's `image-rendering: auto` gets.
+    case bicubic
 }
 
 /// What fills the covered pixels.

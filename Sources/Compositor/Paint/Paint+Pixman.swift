@@ -88,8 +88,13 @@ extension Paint {
             let source = PixmanSource(pixman_image_ref(surface.image), retaining: surface)
             if clampToEdge { pixman_image_set_repeat(source.image, PIXMAN_REPEAT_PAD) }
             if repeats { pixman_image_set_repeat(source.image, PIXMAN_REPEAT_NORMAL) }
-            setTransform(source.image, imageTransform.concatenating(transform))
-            pixman_image_set_filter(source.image, filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
+            let toDevice = imageTransform.concatenating(transform)
+            setTransform(source.image, toDevice)
+            switch filter {
+            case .nearest: pixman_image_set_filter(source.image, PIXMAN_FILTER_NEAREST, nil, 0)
+            case .bilinear: pixman_image_set_filter(source.image, PIXMAN_FILTER_BILINEAR, nil, 0)
+            case .bicubic: setBicubicFilter(source.image, toDevice)
+            }
             return source
         }
     }
@@ -112,6 +117,33 @@ extension Paint {
 
 /// Sets pixman's transform, which maps destination (device) space to source space: the inverse
 /// of `toDevice`.
+/// A cubic filter for `image` drawn by `toDevice` (image pixels → device pixels): the cubic
+/// reconstructs, and where the image is shrunk a box as wide as the source pixels one device
+/// pixel covers averages them (as cairo's good filter does).
+func setBicubicFilter(_ image: OpaquePointer, _ toDevice: CGAffineTransform) {
+    let inv = toDevice.inverted()
+    // Source pixels per device pixel along each axis, at least 1 (no widening when enlarged).
+    func spread(_ a: CGFloat, _ b: CGFloat) -> Double {
+        let v = Double(hypot(a, b))
+        return v.isFinite ? min(256, max(1, v)) : 1
+    }
+    let sx = spread(inv.a, inv.b), sy = spread(inv.c, inv.d)
+    // Phases per source pixel: 256 keeps an enlargement symmetric (16 shifts it by up to 1/16
+    // of a source pixel, 0.5 device pixel at ×8); a strong reduction's box is wide enough
+    // that 16 do, and its table stays small.
+    let bits: Int32 = max(sx, sy) > 4 ? 4 : 8
+    var count: Int32 = 0
+    guard let params = pixman_filter_create_separable_convolution(
+        &count, fixed(sx), fixed(sy), PIXMAN_KERNEL_CUBIC, PIXMAN_KERNEL_CUBIC,
+        sx > 1 ? PIXMAN_KERNEL_BOX : PIXMAN_KERNEL_IMPULSE, sy > 1 ? PIXMAN_KERNEL_BOX : PIXMAN_KERNEL_IMPULSE, bits, bits)
+    else {
+        pixman_image_set_filter(image, PIXMAN_FILTER_BILINEAR, nil, 0)
+        return
+    }
+    pixman_image_set_filter(image, PIXMAN_FILTER_SEPARABLE_CONVOLUTION, params, count)
+    free(params)
+}
+
 func setTransform(_ image: OpaquePointer, _ toDevice: CGAffineTransform) {
     guard !toDevice.isIdentity else { return }
     let inv = toDevice.inverted()

@@ -19,17 +19,21 @@ public struct ImageFill: Hashable, Sendable {
     /// Whether the image tiles the plane (an SVG pattern) rather than being transparent
     /// beyond its edges.
     public var repeats = false
+    /// Whether samples beyond the image's edges take the edge pixels (a picture filling
+    /// exactly its own rectangle keeps hard edges under a cubic or bilinear filter).
+    public var clampsToEdge = false
 
     /// `content`'s pixels mapped by `imageTransform` (pixels → the shape's coordinates), then by
     /// `transform` to device pixels, faded by `opacity`; repeated over the plane when `repeats`.
     public init(content: ImageContent, imageTransform: CGAffineTransform, filter: ImageFilter = .bilinear, opacity: Double = 1,
-                transform: CGAffineTransform = .identity, repeats: Bool = false) {
+                transform: CGAffineTransform = .identity, repeats: Bool = false, clampsToEdge: Bool = false) {
         self.content = content
         self.imageTransform = imageTransform
         self.filter = filter
         self.opacity = opacity
         self.transform = transform
         self.repeats = repeats
+        self.clampsToEdge = clampsToEdge
     }
 
     /// The same image with `t` applied after its transform.
@@ -58,7 +62,7 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
     /// paint uses the image's own pixman object; the renderer draws from a private one.)
     public var paint: Paint {
         switch self {
-        case let .image(i): .image(i.content.surface, transform: i.imageTransform, filter: i.filter, repeats: i.repeats)
+        case let .image(i): .image(i.content.surface, transform: i.imageTransform, filter: i.filter, clampToEdge: i.clampsToEdge, repeats: i.repeats)
         case .color(let c): .color(c)
         case let .linearGradient(g, s, e, _): .linearGradient(g, start: s, end: e)
         case let .radialGradient(g, c, r0, r1, _): .radialGradient(g, center: c, startRadius: r0, endRadius: r1)
@@ -88,7 +92,7 @@ public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
     func drawablePaint() throws -> Paint {
         if case .image(let i) = self {
             return .image(try Surface(sharingPixelsOf: i.content.surface), transform: i.imageTransform, filter: i.filter,
-                          repeats: i.repeats)
+                          clampToEdge: i.clampsToEdge, repeats: i.repeats)
         }
         return paint
     }
