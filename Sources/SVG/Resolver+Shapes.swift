@@ -103,10 +103,15 @@ extension Resolver {
         let bbox = path.boundingRect
         var shape = SVGShape(path: path)
         // The steps listed, then the others in the normal order (fill, stroke, markers).
-        // (Unknown words are skipped and a repeated one counts once, as resvg reads them.)
+        // An unknown or repeated word makes the whole value invalid: the normal order.
         var order: [SVGShape.Step] = []
-        for word in (style["paint-order"] ?? "normal").split(whereSeparator: \.isWhitespace) {
-            if let step = SVGShape.Step(rawValue: String(word)), !order.contains(step) { order.append(step) }
+        for word in (style["paint-order"] ?? "normal").split(whereSeparator: \.isWhitespace) where word != "normal" {
+            guard let step = SVGShape.Step(rawValue: String(word)), !order.contains(step) else {
+                warn(i, "cannot read paint-order '\(style["paint-order"] ?? "")': the normal order is used")
+                order = []
+                break
+            }
+            order.append(step)
         }
         for step in SVGShape.Step.allCases where !order.contains(step) { order.append(step) }
         shape.order = order

@@ -97,3 +97,20 @@ struct PaintServerTests {
         #expect(s.pixel(x: 18, y: 10).b > 200)
     }
 }
+
+/// `paint-order`: a value with an unknown or repeated word is invalid as a whole.
+struct PaintOrderTests {
+    @Test func invalidValuesGiveTheNormalOrder() throws {
+        for (value, expected) in [("stroke", [SVGShape.Step.stroke, .fill, .markers]), ("markers stroke", [.markers, .stroke, .fill]),
+                                  ("stroke stroke", [.fill, .stroke, .markers]), ("stroke qwe", [.fill, .stroke, .markers]),
+                                  ("normal", [.fill, .stroke, .markers])] {
+            let doc = try document(svg("<rect width='5' height='5' stroke='red' paint-order='\(value)'/>"))
+            let order = doc.root.children.compactMap { node -> [SVGShape.Step]? in
+                if case .shape(let s) = node { return s.order }
+                if case .group(let g) = node, case .shape(let s)? = g.children.first { return s.order }
+                return nil
+            }.first
+            #expect(order == expected, "\(value)")
+        }
+    }
+}
