@@ -140,7 +140,8 @@ extension Resolver {
         let style = context.style
         guard let s = style["stroke"], s != "none" else { return nil }
         var width = 1.0
-        if let text = style["stroke-width"], let l = SVGLength(text) { width = l.resolved(.other, viewport: context.viewport) }
+        let em = fontSize(context)
+        if let text = style["stroke-width"], let l = SVGLength(text) { width = l.resolved(.other, viewport: context.viewport, fontSize: em) }
         guard width > 0, width.isFinite else { return nil }
         var out = StrokeStyle(lineWidth: width)
         switch style["stroke-linecap"] {
@@ -158,14 +159,14 @@ extension Resolver {
         if let m = style["stroke-miterlimit"].flatMap(SVGValue.number), m >= 1 { out.miterLimit = m }
         if let text = style["stroke-dasharray"], text != "none" {
             let parts = text.split(whereSeparator: { $0 == "," || $0.isWhitespace })
-            let lengths = parts.map { SVGLength(String($0))?.resolved(.other, viewport: context.viewport) }
+            let lengths = parts.map { SVGLength(String($0))?.resolved(.other, viewport: context.viewport, fontSize: em) }
             if !lengths.isEmpty, lengths.allSatisfy({ $0 != nil && $0! >= 0 }) {
                 var dash = lengths.map { $0! }
                 if dash.reduce(0, +) > 0 {
                     if dash.count % 2 == 1 { dash += dash }
                     out.dash = dash.map { CGFloat($0) }
                     if let offset = style["stroke-dashoffset"].flatMap(SVGLength.init) {
-                        out.dashPhase = offset.resolved(.other, viewport: context.viewport)
+                        out.dashPhase = offset.resolved(.other, viewport: context.viewport, fontSize: em)
                     }
                 }
             }

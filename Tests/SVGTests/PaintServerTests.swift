@@ -114,3 +114,14 @@ struct PaintOrderTests {
         }
     }
 }
+
+/// Stroke lengths in `em` follow the element's font size.
+struct StrokeUnitTests {
+    @Test func emLengthsUseTheFontSize() throws {
+        // font-size 10: "1em 0.5em" dashes draw as "10 5", a 0.2em width as 2.
+        let a = try render(svg("<g font-size='10'><line x1='0' y1='10' x2='20' y2='10' stroke='black' stroke-width='0.2em' stroke-dasharray='1em 0.5em'/></g>"))
+        let b = try render(svg("<line x1='0' y1='10' x2='20' y2='10' stroke='black' stroke-width='2' stroke-dasharray='10 5'/>"))
+        #expect(try a.compare(to: b).differingPixels == 0)
+        #expect(a.pixel(x: 5, y: 10).a == 255 && a.pixel(x: 12, y: 10).a == 0)
+    }
+}
