@@ -116,14 +116,7 @@ extension FilterGraph {
         }
         let region = pixelRect(self.region)
         let source = FilterPlane(width: w, height: h, linear: false, area: region)
-        for y in 0..<h {
-            for x in 0..<w {
-                let e = layer.encodedPixel(x: x, y: y)
-                let p = source.pixels + 4 * (y * w + x)
-                let a = Float(e.a)
-                p[0] = Float(e.r) * a; p[1] = Float(e.g) * a; p[2] = Float(e.b) * a; p[3] = a
-            }
-        }
+        source.read(layer)
         source.keep(only: region)
         var alpha: FilterPlane?
         var results: [FilterPlane] = []
@@ -197,16 +190,8 @@ extension FilterGraph {
                 out = try input(0).tiled(over: sub)
             case .image(let i):
                 guard i >= 0, i < images.count else { throw FilterError.imageMissing(index: i) }
-                let image = images[i]
                 out = FilterPlane(width: w, height: h, linear: false, area: sub)
-                for y in 0..<min(h, image.height) {
-                    for x in 0..<min(w, image.width) {
-                        let e = image.encodedPixel(x: x, y: y)
-                        let p = out.pixels + 4 * (y * w + x)
-                        let a = Float(e.a)
-                        p[0] = Float(e.r) * a; p[1] = Float(e.g) * a; p[2] = Float(e.b) * a; p[3] = a
-                    }
-                }
+                out.read(images[i])
             case let .morphology(dilate, rx, ry):
                 out = try input(0).copy()
                 out.morphology(dilate: dilate, rx: wholePixels(rx, limit: w), ry: wholePixels(ry, limit: h))
@@ -238,6 +223,19 @@ extension Color {
 }
 
 extension FilterPlane {
+    /// `surface`'s pixels (any format) as premultiplied sRGB-encoded floats, as far as both
+    /// extend; the rest stays as it was.
+    func read(_ surface: Surface) {
+        for y in 0..<min(height, surface.height) {
+            for x in 0..<min(width, surface.width) {
+                let e = surface.encodedPixel(x: x, y: y)
+                let p = pixels + 4 * (y * width + x)
+                let a = Float(e.a)
+                p[0] = Float(e.r) * a; p[1] = Float(e.g) * a; p[2] = Float(e.b) * a; p[3] = a
+            }
+        }
+    }
+
     func fill(_ color: Color, in rect: PixelRect) {
         let c = color.components(linear: linear)
         let a = Float(min(1, max(0, c.3)))
