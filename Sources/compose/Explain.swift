@@ -36,7 +36,7 @@ func runExplain(_ arguments: [String]) -> ExitCode {
         }
     } else {
         print("\(scene.name): \(scene.canvas.width.plainDescription)×\(scene.canvas.height.plainDescription) pt at scale \(scene.canvas.scale.plainDescription)")
-        print(explanation.text)
+        print(explanation.text(sourceName: scene.name))
     }
     return .ok
 }

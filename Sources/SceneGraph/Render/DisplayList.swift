@@ -5,10 +5,11 @@ import Foundation
 public struct DisplayList: Equatable, CustomStringConvertible, Sendable {
     public var items: [DisplayItem]
     /// What lowering noticed that a user may not expect (an outer blend mode a nearer one
-    /// overrides). Not part of equality: two lists that draw the same are equal.
-    public var warnings: [String] = []
+    /// overrides), with where the view was written when known. Not part of equality: two
+    /// lists that draw the same are equal.
+    public var warnings: [RenderWarning] = []
 
-    public init(items: [DisplayItem], warnings: [String] = []) {
+    public init(items: [DisplayItem], warnings: [RenderWarning] = []) {
         self.items = items
         self.warnings = warnings
     }
@@ -87,6 +88,13 @@ public enum DisplayItem: Hashable, Sendable {
         }
         /// What `text` says, kept as its parts: a render never formats it (only `explain` does).
         var textSummary: TextSummary?
+        /// Where a scene file wrote the view this leaf comes from (nil: not from a scene file,
+        /// or not known). Not part of equality: two leaves that draw the same are equal.
+        public var source: SourceLine? {
+            get { sourceTag.location }
+            set { sourceTag.location = newValue }
+        }
+        var sourceTag = SourceTag()
 
         public init(path: Path, fill: ShapeFill, fillRule: FillRule = .nonZero, blendMode: BlendMode = .normal,
                     clips: [ClipPath] = [], shadows: [DropShadow] = [], glyphs: GlyphRun? = nil, text: String? = nil) {
@@ -114,6 +122,13 @@ public enum DisplayItem: Hashable, Sendable {
         public var composite: Composite
         public var isolation: Isolation
         public var children: [DisplayItem]
+        /// Where a scene file wrote the view this group comes from (nil: not known). Not part
+        /// of equality.
+        public var source: SourceLine? {
+            get { sourceTag.location }
+            set { sourceTag.location = newValue }
+        }
+        var sourceTag = SourceTag()
 
         public init(composite: Composite = Composite(), isolation: Isolation = .layer, children: [DisplayItem]) {
             self.composite = composite
@@ -178,6 +193,41 @@ public enum DisplayItem: Hashable, Sendable {
         }
     }
 
+    /// Where the item's view was written (nil: not known).
+    public var source: SourceLine? {
+        switch self {
+        case .leaf(let l): l.source
+        case .group(let g): g.source
+        }
+    }
+
+    /// Gives `source` to this item and everything inside it that has none (a view written at
+    /// one place in a scene file: its groups, its leaves, a mask's items). Items that have one
+    /// were tagged by a view written inside, whose own contents are tagged already.
+    mutating func inheritSource(_ source: SourceLine) {
+        switch self {
+        case .leaf(var l):
+            guard l.source == nil else { return }
+            l.source = source
+            self = .leaf(l)
+        case .group(var g):
+            guard g.source == nil else { return }
+            g.source = source
+            for i in g.children.indices { g.children[i].inheritSource(source) }
+            switch g.isolation {
+            case .mask(var items):
+                for i in items.indices { items[i].inheritSource(source) }
+                g.isolation = .mask(items)
+            case .filter(let graph, var images):
+                for i in images.indices { for k in images[i].indices { images[i][k].inheritSource(source) } }
+                g.isolation = .filter(graph, images: images)
+            case .layer, .colorMatrix, .luminanceToAlpha, .blur, .image:
+                break
+            }
+            self = .group(g)
+        }
+    }
+
     /// The leaf, if this is one.
     public var leaf: Leaf? { if case .leaf(let l) = self { l } else { nil } }
     /// The group, if this is one.
@@ -208,6 +258,42 @@ public enum DisplayItem: Hashable, Sendable {
             }
         }
     }
+}
+
+/// A place in a scene file: the line and column where a view was written (1-based).
+public struct SourceLine: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+    /// `line:column`, as compilers print it after a file name.
+    public var description: String { "\(line):\(column)" }
+}
+
+/// A source line kept beside what is drawn, equal to every other: where a view was written
+/// does not change what it draws, so display lists (and drawing-group cache keys) stay equal.
+struct SourceTag: Hashable, Sendable {
+    var location: SourceLine?
+    static func == (a: SourceTag, b: SourceTag) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
+}
+
+/// Something a render noticed that a user may not expect, and where the view was written when
+/// a scene file says (`line` and `column` nil otherwise).
+public struct RenderWarning: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var message: String
+    public var line: Int?
+    public var column: Int?
+    public init(_ message: String, source: SourceLine? = nil) {
+        self.message = message
+        line = source?.line
+        column = source?.column
+    }
+    public var source: SourceLine? { line.flatMap { l in column.map { SourceLine(line: l, column: $0) } } }
+    /// `line:column: message`, or the message alone.
+    public var description: String { source.map { "\($0): \(message)" } ?? message }
 }
 
 /// A device-space clip: drawing keeps the coverage of `path`.

@@ -30,6 +30,8 @@ public struct Explanation: Codable, Sendable, Equatable {
         /// Leaves inside (a leaf counts itself).
         public var leaves: Int
         public var children: [Node]
+        /// Where a scene file wrote the view (nil: not known).
+        public var source: SourceLine?
     }
 
     /// Leaves carrying each per-leaf effect: `translucent` (opacity or colour alpha below 1),
@@ -53,7 +55,9 @@ public struct Explanation: Codable, Sendable, Equatable {
     public var images: [RenderStats.Layer]
     public var perLeaf: PerLeaf
     public var tree: [Node]
-    public var warnings: [String]
+    /// What the render will do that a user may not expect, with the line and column of the
+    /// view in its scene file where known.
+    public var warnings: [RenderWarning]
 
     /// The display list of `view` explained, for a canvas of `size` points at `scale`, with a
     /// default renderer's limits (`Renderer.explain` uses a renderer's own).
@@ -82,7 +86,7 @@ public struct Explanation: Codable, Sendable, Equatable {
                     let images = item.images.map(RenderStats.Layer.init)
                     return Node(kind: "leaf", summary: summary, reason: nil, bounds: Explanation.pixels(leaf.path.boundingRect),
                                 format: nil, colorMode: nil, bytes: images.isEmpty ? nil : images.reduce(0) { $0 + $1.bytes },
-                                images: images, leaves: 1, children: [])
+                                images: images, leaves: 1, children: [], source: leaf.source)
                 case let .group(group, plan):
                     return groupNode(group, plan)
                 }
@@ -92,7 +96,7 @@ public struct Explanation: Codable, Sendable, Equatable {
         func groupNode(_ group: DisplayItem.Group, _ plan: GroupPlan) -> Node {
             let c = group.composite
             var node = Node(kind: "", summary: Explanation.compositeSummary(c), reason: nil, bounds: nil, format: nil, colorMode: nil,
-                            bytes: nil, images: [], leaves: 0, children: walk(plan.children))
+                            bytes: nil, images: [], leaves: 0, children: walk(plan.children), source: group.source)
             switch group.isolation {
             case .layer:
                 node.kind = "compositingGroup"
@@ -136,7 +140,8 @@ public struct Explanation: Codable, Sendable, Equatable {
                     + (placement.isEmpty ? "" : ", " + placement) + ", cached"
                 let ink = group.children.reduce(CGRect.null) { $0.union($1.inkBounds) }
                 if !ink.isNull, !CGRect(x: 0, y: 0, width: image.width, height: image.height).insetBy(dx: -0.5, dy: -0.5).contains(ink) {
-                    warnings.append("drawingGroup at \(Explanation.pixels(image.frame) ?? []): ink outside its frame is clipped, as in SwiftUI")
+                    warnings.append(RenderWarning("drawingGroup at \(Explanation.pixels(image.frame) ?? []): ink outside its frame is clipped, as in SwiftUI",
+                                                  source: group.source))
                 }
             }
             node.images = plan.ownImages.map(RenderStats.Layer.init)
@@ -149,7 +154,8 @@ public struct Explanation: Codable, Sendable, Equatable {
             }
             node.leaves = node.children.reduce(0) { $0 + $1.leaves }
             if case .image(let image) = group.isolation, plan.layer != nil, node.leaves <= 1, !group.children.contains(where: \.isGroup) {
-                warnings.append("drawingGroup at \(Explanation.pixels(image.frame) ?? []) holds \(node.leaves) lea\(node.leaves == 1 ? "f" : "ves"): an offscreen image of \(image.width * image.height * image.format.bytesPerPixel) bytes with nothing worth caching")
+                warnings.append(RenderWarning("drawingGroup at \(Explanation.pixels(image.frame) ?? []) holds \(node.leaves) lea\(node.leaves == 1 ? "f" : "ves"): an offscreen image of \(image.width * image.height * image.format.bytesPerPixel) bytes with nothing worth caching",
+                                              source: group.source))
             }
             let content = DisplayItem.group(group).inkBounds
             // (A filter's region is its own clip, routinely wider than what is on the canvas.)
@@ -157,7 +163,8 @@ public struct Explanation: Codable, Sendable, Equatable {
             if !content.isNull, !filtered, content.width > Double(area.width) || content.height > Double(area.height) {
                 // (Content can be unbounded: a filter's region around a huge shape.)
                 func side(_ v: Double) -> String { v.isFinite && v < 1e15 ? "\(Int(v.rounded(.up)))" : "unbounded" }
-                warnings.append("\(node.kind) content of \(side(content.width))×\(side(content.height)) px is larger than the \(area.width)×\(area.height) canvas; its layer is cut to the canvas")
+                warnings.append(RenderWarning("\(node.kind) content of \(side(content.width))×\(side(content.height)) px is larger than the \(area.width)×\(area.height) canvas; its layer is cut to the canvas",
+                                              source: group.source))
             }
             return node
         }
@@ -194,7 +201,12 @@ public struct Explanation: Codable, Sendable, Equatable {
     }
 
     /// The tree as indented text, then the totals and warnings.
-    public var text: String {
+    public var text: String { text(sourceName: nil) }
+
+    /// The tree as indented text, then the totals and warnings; a warning with a source line
+    /// starts with `sourceName:line:column:` as a compiler's does (`line:column:` without a
+    /// name).
+    public func text(sourceName: String?) -> String {
         var lines = ["canvas \(canvas[0])×\(canvas[1]) px: \(leaves) lea\(leaves == 1 ? "f" : "ves"), \(layers) offscreen image\(layers == 1 ? "" : "s") (\(layerBytes) bytes)"]
         func walk(_ nodes: [Node], _ depth: Int) {
             for node in nodes {
@@ -213,7 +225,10 @@ public struct Explanation: Codable, Sendable, Equatable {
         walk(tree, 0)
         lines.append("per-leaf effects (distributed, no layer): \(perLeaf.translucent) translucent, \(perLeaf.blendMode) blended, "
                      + "\(perLeaf.clip) clipped, \(perLeaf.shadow) with shadows")
-        lines += warnings.map { "warning: \($0)" }
+        lines += warnings.map { w in
+            guard let source = w.source else { return "warning: \(w.message)" }
+            return (sourceName.map { "\($0):" } ?? "") + "\(source): warning: \(w.message)"
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -17,6 +17,9 @@ struct LowerContext {
     var colorMatrix: ColorMatrix? = nil
     /// The foreground style and tint leaves resolve their styles against.
     var environment = EnvironmentValues()
+    /// Where the scene file wrote the innermost view around (for warnings; items are tagged
+    /// where the view is lowered).
+    var source: SourceLine? = nil
 
     /// A boundary's content: the boundary itself takes the outer opacity, blend mode, clips,
     /// shadows and colour effects, once, for its composite.
@@ -43,8 +46,11 @@ struct LowerContext {
 
 /// Warnings collected while lowering, once each.
 final class LoweringNotes {
-    private(set) var warnings: [String] = []
-    func warn(_ text: String) { if !warnings.contains(text) { warnings.append(text) } }
+    private(set) var warnings: [RenderWarning] = []
+    func warn(_ text: String, at source: SourceLine? = nil) {
+        let warning = RenderWarning(text, source: source)
+        if !warnings.contains(warning) { warnings.append(warning) }
+    }
 }
 
 /// Turns a laid-out view tree into a display list: leaves in device space with their per-leaf
@@ -85,11 +91,21 @@ struct Lowering {
             }
         case .modifier(.meta(let meta)):
             var inner = context
+            var source: SourceLine?
             switch meta {
             case .environment(let value): inner.environment = context.environment.setting(value)
-            case .identity, .transition, .geometryGroup: break
+            case .identity(let id):
+                if case let .source(line, column)? = id.value.base as? StructuralID {
+                    source = SourceLine(line: line, column: column)
+                    inner.source = source
+                }
+            case .transition, .geometryGroup: break
             }
+            let first = items.count
             for child in placed.children { try lower(child, inner, into: &items) }
+            if let source {
+                for i in first..<items.count { items[i].inheritSource(source) }
+            }
         case .modifier(.effect(let effect)):
             try lower(placed.children[0], try applying(effect, in: rect, to: context), into: &items)
         case .modifier(.boundary(let boundary)):
@@ -189,7 +205,7 @@ struct Lowering {
             // Modifiers wrap from the outside in, so the first mode met is the outermost; an
             // inner one (closer to the leaf) replaces it.
             if let outer = context.blendMode, outer != mode {
-                notes.warn("blendMode(.\(outer.rawValue)) written outside is overridden by blendMode(.\(mode.rawValue)) nearer the leaves: the nearest mode wins")
+                notes.warn("blendMode(.\(outer.rawValue)) written outside is overridden by blendMode(.\(mode.rawValue)) nearer the leaves: the nearest mode wins", at: context.source)
             }
             inner.blendMode = mode
         case let .shadow(color, radius, offset):

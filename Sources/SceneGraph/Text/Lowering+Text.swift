@@ -69,7 +69,7 @@ extension Lowering {
             let key = TextLoweringMemo.Key(layout: text.layout.id, scale: place.a.bitPattern, ownStyles: text.styles.map { $0 != nil })
             let lowered = textMemo?.lowered[key] ?? runs(of: text, groupOfRun: groupOfRun, groups: groups.count, scale: place.a)
             if let textMemo, text.layout.id != 0, textMemo.lowered[key] == nil { textMemo.keep(lowered, for: key) }
-            warnAbout(text, lowered.missing, lowered.fontconfig)
+            warnAbout(text, lowered.missing, lowered.fontconfig, at: context.source)
             for (k, group) in lowered.groups.enumerated() where !group.box.isNull {
                 let box = group.box.offsetBy(dx: origin.x, dy: origin.y)
                 items.append(.leaf(leaf(for: groups[k].style, path: Path(box), text, local, place, context,
@@ -87,7 +87,7 @@ extension Lowering {
             groups[group].path.addPath(glyphOutline(outline, toDevice, pixelsPerEm: g.size * sqrt(abs(place.a * place.d - place.b * place.c))))
         }
         let (colorGlyphs, used) = (walked.colorGlyphs, walked.fonts)
-        warnAbout(text, walked.missing, fontconfigPaths(used))
+        warnAbout(text, walked.missing, fontconfigPaths(used), at: context.source)
         for (k, group) in groups.enumerated() where !group.path.isEmpty {
             items.append(.leaf(leaf(for: group.style, path: group.path, text, local, place, context, glyphs: nil, fonts: used[k], masks: false)))
         }
@@ -160,14 +160,14 @@ extension Lowering {
         return picked.sorted()
     }
 
-    private func warnAbout(_ text: PlacedText, _ missing: Int, _ fontconfig: [String]) {
+    private func warnAbout(_ text: PlacedText, _ missing: Int, _ fontconfig: [String], at source: SourceLine?) {
         if missing > 0 {
             notes.warn("text “\(text.string.prefix(40))” has \(missing) character\(missing == 1 ? "" : "s") that no installed font draws: "
-                       + "drawn as missing-glyph boxes (install a font for the script, or register one with --fonts)")
+                       + "drawn as missing-glyph boxes (install a font for the script, or register one with --fonts)", at: source)
         }
         for path in fontconfig {
             notes.warn("text “\(text.string.prefix(40))” draws characters that no font of the fallback chain has with \(path), "
-                       + "which fontconfig picked: a machine with other fonts may draw them differently")
+                       + "which fontconfig picked: a machine with other fonts may draw them differently", at: source)
         }
     }
 
