@@ -133,8 +133,16 @@ func write(_ text: String, _ name: String, in dir: URL) throws -> String {
             .drawingGroup(colorMode: .linear)
             """, "warn.scene", in: dir)
         let w = String(decoding: try compose("explain", warned).stdout, as: UTF8.self)
-        #expect(w.contains("warning: blendMode(.multiply) written outside is overridden by blendMode(.screen)"))
-        #expect(w.contains("holds 1 leaf"))
+        // The blend warning names where the Circle is written (line 2, column 5); the root's
+        // drawing group is written in no builder, so its warning has no line.
+        #expect(w.contains("warn.scene:2:5: warning: blendMode(.multiply) written outside is overridden by blendMode(.screen)"), "\(w)")
+        #expect(w.contains("\nwarning: drawingGroup at [180, 130, 40, 40] holds 1 leaf"), "\(w)")
+        let warnedJSON = try JSONSerialization.jsonObject(with: try compose("explain", warned, "--json").stdout) as? [String: Any]
+        let warnings = warnedJSON?["warnings"] as? [[String: Any]] ?? []
+        #expect(warnings.count == 2 && warnings[0]["line"] as? Int == 2 && warnings[0]["column"] as? Int == 5 && warnings[1]["line"] == nil)
+        let tree = warnedJSON?["tree"] as? [[String: Any]]
+        let leaf = (tree?.first?["children"] as? [[String: Any]])?.first
+        #expect((leaf?["source"] as? [String: Int]) == ["line": 2, "column": 5], "\(String(describing: leaf))")
         #expect(w.contains("layer argb32Linear"))
     }
 

@@ -204,27 +204,27 @@ public enum DisplayItem: Hashable, Sendable {
     /// Gives `source` to this item and everything inside it that has none (a view written at
     /// one place in a scene file: its groups, its leaves, a mask's items). Items that have one
     /// were tagged by a view written inside, whose own contents are tagged already.
-    mutating func inheritSource(_ source: SourceLine) {
+    func inheritingSource(_ source: SourceLine) -> DisplayItem {
         switch self {
-        case .leaf(var l):
-            guard l.source == nil else { return }
-            l.source = source
-            self = .leaf(l)
-        case .group(var g):
-            guard g.source == nil else { return }
-            g.source = source
-            for i in g.children.indices { g.children[i].inheritSource(source) }
-            switch g.isolation {
-            case .mask(var items):
-                for i in items.indices { items[i].inheritSource(source) }
-                g.isolation = .mask(items)
-            case .filter(let graph, var images):
-                for i in images.indices { for k in images[i].indices { images[i][k].inheritSource(source) } }
-                g.isolation = .filter(graph, images: images)
+        case .leaf(let leaf):
+            guard leaf.source == nil else { return self }
+            var tagged = leaf
+            tagged.source = source
+            return .leaf(tagged)
+        case .group(let group):
+            guard group.source == nil else { return self }
+            var tagged = group
+            tagged.source = source
+            tagged.children = group.children.map { $0.inheritingSource(source) }
+            switch group.isolation {
+            case .mask(let items):
+                tagged.isolation = .mask(items.map { $0.inheritingSource(source) })
+            case let .filter(graph, images):
+                tagged.isolation = .filter(graph, images: images.map { $0.map { $0.inheritingSource(source) } })
             case .layer, .colorMatrix, .luminanceToAlpha, .blur, .image:
                 break
             }
-            self = .group(g)
+            return .group(tagged)
         }
     }
 

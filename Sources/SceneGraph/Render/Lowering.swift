@@ -104,7 +104,7 @@ struct Lowering {
             let first = items.count
             for child in placed.children { try lower(child, inner, into: &items) }
             if let source {
-                for i in first..<items.count { items[i].inheritSource(source) }
+                for i in first..<items.count { items[i] = items[i].inheritingSource(source) }
             }
         case .modifier(.effect(let effect)):
             try lower(placed.children[0], try applying(effect, in: rect, to: context), into: &items)
