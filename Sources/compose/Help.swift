@@ -152,7 +152,8 @@ Prints the display list as a tree: every leaf with its paint and per-leaf effect
 compositing and drawing group with its device bounds, pixel format, colour mode and bytes,
 how many leaves each distributed effect reached, and warnings (an outer blend mode a nearer
 one overrides, a drawing group with nothing worth caching, ink clipped by a drawing group's
-frame, a group larger than the canvas). Nothing is drawn.
+frame, a group larger than the canvas), each with the scene file's line and column of the
+view it is about when known (file:line:column: warning: …). Nothing is drawn.
 
 USAGE: compose explain <scene> [--json] [--scale <scale>] [--size <WxH>]
 

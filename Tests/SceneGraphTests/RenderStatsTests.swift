@@ -176,6 +176,11 @@ import Testing
         #expect(trace.spans.filter { $0.category == "layer" }.map(\.name) .sorted()
                 == stats.layers.map(\.kind.rawValue).sorted())
         #expect(trace.spans.filter { $0.category == "phase" }.count == 3 + stats.leafDraws + 1 + 4)
+        // Each layer span names its layer: every index once, with that layer's kind and bounds
+        // (spans close in release order, the layers list is in allocation order).
+        let indexed = trace.spans.filter { $0.category == "layer" }.compactMap { span in span.args["index"].flatMap(Int.init).map { ($0, span) } }
+        #expect(indexed.map(\.0).sorted() == Array(stats.layers.indices))
+        #expect(indexed.allSatisfy { stats.layers[$0.0].kind.rawValue == $0.1.name && "\(stats.layers[$0.0].bounds)" == $0.1.args["bounds"] })
         // Spans on one thread must nest: any two are disjoint or one contains the other.
         let eps = 1e-6
         for a in trace.spans {

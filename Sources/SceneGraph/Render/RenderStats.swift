@@ -145,7 +145,8 @@ public struct RenderStats: Sendable, Codable, Equatable {
 public struct RenderTrace: Sendable, Equatable {
     public struct Span: Sendable, Equatable {
         public var name: String
-        /// `render`, `phase` or `layer`.
+        /// `render`, `phase` or `layer`. A layer's span has the arguments `bounds`, `bytes` and
+        /// `index` (its position in `RenderStats.layers`; a cached image's span has none).
         public var category: String
         /// Microseconds since the render began.
         public var start: Double
@@ -218,7 +219,7 @@ struct StatsRecorder {
     mutating func release(_ bytes: Int) {
         liveBytes -= bytes
         guard let (index, start) = open.popLast() else { return }
-        trace.spans.append(layerSpan(stats.layers[index], start: start, duration: now - start))
+        trace.spans.append(layerSpan(index, start: start, duration: now - start))
     }
 
     /// A drawing group's image came from the cache.
@@ -236,12 +237,14 @@ struct StatsRecorder {
         let layer = RenderStats.Layer(planned)
         stats.layers.append(layer)
         stats.peakOffscreenBytes = max(stats.peakOffscreenBytes, liveBytes + layer.bytes)
-        trace.spans.append(layerSpan(layer, start: lastInterval.start, duration: lastInterval.duration))
+        trace.spans.append(layerSpan(stats.layers.count - 1, start: lastInterval.start, duration: lastInterval.duration))
     }
 
-    private func layerSpan(_ layer: RenderStats.Layer, start: Double, duration: Double) -> RenderTrace.Span {
-        .init(name: layer.kind.rawValue, category: "layer", start: start, duration: duration,
-              args: ["bounds": "\(layer.bounds)", "bytes": "\(layer.bytes)"])
+    /// The span of `stats.layers[index]`; its `index` argument ties the span to the layer.
+    private func layerSpan(_ index: Int, start: Double, duration: Double) -> RenderTrace.Span {
+        let layer = stats.layers[index]
+        return .init(name: layer.kind.rawValue, category: "layer", start: start, duration: duration,
+                     args: ["bounds": "\(layer.bounds)", "bytes": "\(layer.bytes)", "index": "\(index)"])
     }
 
     /// Closes the trace with a span for the whole render.
