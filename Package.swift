@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "SceneFile", targets: ["SceneFile"]),
         .library(name: "SVG", targets: ["SVG"]),
         .library(name: "PixelTesting", targets: ["PixelTesting"]),
+        .library(name: "Report", targets: ["Report"]),
         // For this repository's own Benchmarks/ and Fuzz/ packages, not for users: underscored.
         .library(name: "_ReferenceScenes", targets: ["ReferenceScenes"]),
         .library(name: "_FuzzTargets", targets: ["FuzzTargets"]),
@@ -86,6 +87,13 @@ let package = Package(
             dependencies: ["SceneGraph", "SVG"]
         ),
 
+        // MARK: - What a render cost, as one self-contained HTML page (`compose report`)
+
+        .target(
+            name: "Report",
+            dependencies: ["SceneGraph"]
+        ),
+
         // MARK: - Snapshot and pixel assertions for Swift Testing and XCTest
 
         .target(
@@ -111,7 +119,7 @@ let package = Package(
 
         .executableTarget(
             name: "compose",
-            dependencies: ["SceneGraph", "SceneFile", "SVG"]
+            dependencies: ["SceneGraph", "SceneFile", "SVG", "Report"]
         ),
 
         // MARK: - Tests
@@ -150,6 +158,10 @@ let package = Package(
         .testTarget(
             name: "FuzzRegressionTests",
             dependencies: ["FuzzTargets"]
+        ),
+        .testTarget(
+            name: "ReportTests",
+            dependencies: ["Report", "SceneGraph", "Compositor"]
         ),
         .testTarget(
             name: "PixelTestingTests",

@@ -3,12 +3,13 @@ import SceneFile
 
 
 // `compose`: the command line. Exit codes follow sysexits(3): 0 ok, 1 failure, 64 usage,
-// 65 bad input data, 66 missing input, 73 cannot create output, 74 I/O error.
+// 65 bad input data, 66 missing input, 69 a service is unavailable (preview's port), 73 cannot
+// create output, 74 I/O error.
 
 let version = "0.1.0"
 
 enum ExitCode: Int32, Error {
-    case ok = 0, failure = 1, usage = 64, dataError = 65, noInput = 66, cannotCreate = 73, ioError = 74
+    case ok = 0, failure = 1, usage = 64, dataError = 65, noInput = 66, unavailable = 69, cannotCreate = 73, ioError = 74
 }
 
 struct UsageError: Error {
@@ -27,6 +28,8 @@ let usages: [String: String] = [
     "animate": "animate <scene> -o <frames/%04d.png> [--fps <fps>] [--frames <A..<B>] [--shard <I/N>] [--format png|rawvideo] [--duration <s>]",
     "explain": "explain <scene> [--json] [--scale <scale>] [--size <WxH>]",
     "bench": "bench <scene> [-n <runs>] [--scale <scale>] [--size <WxH>]",
+    "report": "report <scene> [-o <report.html>] [--frames <n>] [--time <seconds|N%>] [--scale <scale>] [--size <WxH>]",
+    "preview": "preview <scene> [--port <port>] [--frames <n>] [--time <seconds|N%>] [--scale <scale>] [--size <WxH>]",
     "diff": "diff <expected.png> <actual.png> [--tolerance <n>] [--perceptual <ΔE>] [--max-differing <fraction>] [-o <diff.png>]",
 ]
 

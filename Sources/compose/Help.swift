@@ -15,6 +15,8 @@ SUBCOMMANDS:
   render                  Render a scene to PNG.
   animate                 Render a scene's animation to a PNG sequence or raw video.
   explain                 Show where a scene goes offscreen and what each boundary costs.
+  report                  Write what a render costs as one self-contained HTML page.
+  preview                 Serve that page on 127.0.0.1, re-rendered whenever the scene changes.
   bench                   Time a scene's render, phase by phase.
   diff                    Compare two PNG images.
 
@@ -202,3 +204,66 @@ EXIT STATUS: 0 equal within the tolerances, 1 different, 64 usage error, 65 the 
 in size, 66 an image cannot be read, 73 the difference image cannot be written.
 """
 
+
+let reportHelp = """
+OVERVIEW: Write what a render costs as one self-contained HTML page.
+
+The page holds the render (with the offscreen and layer overlays as toggles), the layer plan
+as a table (one row per offscreen image: its kind, why it is a layer, bounds, pixel format,
+bytes and time; hovering or focusing a row outlines it on the render), the per-leaf effects,
+explain's warnings with their source lines, the phases as a bar chart and the trace as a
+timeline. For a scene with states it adds a filmstrip and the cost of each frame (ms, images,
+bytes, cache hits) along the change. Images are embedded; the page loads nothing from
+anywhere. 'compose preview' serves the same page and keeps it up to date.
+
+USAGE: compose report <scene> [-o <report.html>] [--frames <n>] [--time <seconds|N%>]
+                      [--scale <scale>] [--size <WxH>] [--background <color>]
+
+ARGUMENTS AND OPTIONS:
+\(sceneArgumentsHelp)  --background <color>    'transparent', a colour name or hex. (default: the scene's canvas)
+  -o, --output <file>     Where to write the page ('-' for standard output).
+                          (default: the scene's name with '.html', in the current folder)
+  --frames <n>            For a scene with states: frames timed along its change, 0 to \(maximumReportFrames)
+                          (0: none). (default: \(defaultReportFrames))
+  --time <t>              For a scene with states: report the render at t seconds, or at a
+                          share of its duration ('50%'). (default: the start state)
+  -h, --help              Show help information.
+\(sceneLimitsHelp)
+
+The page is written atomically, after the render: on an error no file is written and an
+existing one is left untouched.
+
+EXIT STATUS: 0 written, 64 usage error, 65 the scene has errors, 66 the scene file cannot be
+read, 73/74 the page cannot be written.
+"""
+
+let previewHelp = """
+OVERVIEW: Serve a scene's report on 127.0.0.1, re-rendered whenever the scene changes.
+
+Open the address it prints in a browser. The page is the one 'compose report' writes; when
+the scene file changes (saved in place or renamed over), the scene is rendered again and the
+page replaces itself, keeping the overlay toggles. When the scene has errors, the page shows
+them (file:line:column, with the source line) above the last good render. Only the scene
+file itself is watched, not the images or fonts it uses.
+
+The server listens on 127.0.0.1 only and answers GET and HEAD of '/', '/version' and '/wait';
+no request is mapped to a file. Requests are limited in size (8 KiB of headers), time (5 s to
+send one) and number (32 connections), and must name 127.0.0.1 or localhost as their host;
+anything else gets a 4xx. Ctrl-C (or SIGTERM) stops it.
+
+USAGE: compose preview <scene> [--port <port>] [--frames <n>] [--time <seconds|N%>]
+                       [--scale <scale>] [--size <WxH>] [--background <color>]
+
+ARGUMENTS AND OPTIONS:
+\(sceneArgumentsHelp)  --background <color>    'transparent', a colour name or hex. (default: the scene's canvas)
+  --port <port>           The port on 127.0.0.1, 0 for any free one. (default: \(defaultPreviewPort))
+  --frames <n>            For a scene with states: frames timed along its change, 0 to \(maximumReportFrames).
+                          (default: \(defaultReportFrames))
+  --time <t>              For a scene with states: show the render at t seconds, or at a share of
+                          its duration ('50%'). (default: the start state)
+  -h, --help              Show help information.
+\(sceneLimitsHelp)
+
+EXIT STATUS: 0 stopped by Ctrl-C or SIGTERM, 64 usage error, 66 the scene file does not
+exist or a --fonts/--symbols path cannot be read, 69 the port cannot be listened on.
+"""

@@ -12,6 +12,17 @@ struct LoadedScene {
     var change: AnimatedChange? = nil
 }
 
+/// Where a command's errors and warnings about its input go, one message at a time (a message
+/// may span lines: a scene error quotes its source line).
+struct Diagnostics {
+    var write: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+
+    /// A message as `printError` prints it ("Error: …").
+    func error(_ text: String) { write("Error: " + text) }
+    /// A message as it is (a located scene error, a warning).
+    func line(_ text: String) { write(text) }
+}
+
 /// What `render`, `explain` and `bench` share: the scene (a file, '-' for standard input, or
 /// the built-in demo), canvas overrides and the scene language's limits.
 struct SceneOptions {
@@ -39,6 +50,12 @@ struct SceneOptions {
     /// `--allow-files DIR`: an SVG file's images may be read from DIR and below (instead of
     /// only the document's own folder).
     var allowedFiles: String?
+    /// Where loading's errors and warnings go: standard error, unless `preview` collects them
+    /// for its page.
+    var diagnostics = Diagnostics()
+    /// Whether `load` registers `--fonts`, `--symbols` and the rest: `preview` loads the scene
+    /// again at every save, and registers them only the first time.
+    var registersResources = true
 
     static let flags = ["--demo", "--width", "--height", "--fonts", "--symbols", "--scale", "--size", "--background", "--max-depth", "--max-iterations", "--max-path-elements",
                         "--max-pixels", "--max-scene-bytes", "--max-coordinate", "--max-offscreen-bytes", "--max-image-bytes",
@@ -106,7 +123,7 @@ struct SceneOptions {
     /// The scene to draw, with the canvas after overrides; prints the problem and returns the
     /// exit code when it cannot be had.
     func load(command: String) -> Result<LoadedScene, ExitCode> {
-        if let failure = registerFonts() ?? registerSymbols() { return .failure(failure) }
+        if registersResources, let failure = registerFonts() ?? registerSymbols() { return .failure(failure) }
         var canvas: SceneCanvas
         let view: AnyView
         let name: String
@@ -131,16 +148,16 @@ struct SceneOptions {
                 let data: Data
                 do {
                     guard let d = try Scene.readSource(from: FileHandle.standardInput, limit: limits.maximumSourceBytes) else {
-                        printError(Scene.tooLarge("<stdin>", bytes: nil, limit: limits.maximumSourceBytes).description)
+                        diagnostics.error(Scene.tooLarge("<stdin>", bytes: nil, limit: limits.maximumSourceBytes).description)
                         return .failure(.dataError)
                     }
                     data = d
                 } catch {
-                    printError("cannot read standard input: \(reason(error))")
+                    diagnostics.error("cannot read standard input: \(reason(error))")
                     return .failure(.noInput)
                 }
                 guard let text = String(data: data, encoding: .utf8) else {
-                    printError("<stdin>: the scene is not UTF-8 text")
+                    diagnostics.error("<stdin>: the scene is not UTF-8 text")
                     return .failure(.dataError)
                 }
                 source = text
@@ -148,17 +165,17 @@ struct SceneOptions {
             } else {
                 var isDirectory: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                    printError("cannot read '\(path)': \(isDirectory.boolValue ? "it is a folder" : "no such file")")
+                    diagnostics.error("cannot read '\(path)': \(isDirectory.boolValue ? "it is a folder" : "no such file")")
                     return .failure(.noInput)
                 }
                 // Only regular files: a device or a pipe may never end (use '-' for a pipe).
                 let attributes = try? FileManager.default.attributesOfItem(atPath: path)
                 guard (attributes?[.type] as? FileAttributeType) == .typeRegular else {
-                    printError("cannot read '\(path)': not a regular file (a device, pipe or socket); pipe it to '-' instead")
+                    diagnostics.error("cannot read '\(path)': not a regular file (a device, pipe or socket); pipe it to '-' instead")
                     return .failure(.noInput)
                 }
                 if let size = (attributes?[.size] as? NSNumber)?.intValue, size > limits.maximumSourceBytes {
-                    printError(Scene.tooLarge(path, bytes: size, limit: limits.maximumSourceBytes).description)
+                    diagnostics.error(Scene.tooLarge(path, bytes: size, limit: limits.maximumSourceBytes).description)
                     return .failure(.dataError)
                 }
                 let data: Data
@@ -166,16 +183,16 @@ struct SceneOptions {
                     let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
                     defer { try? handle.close() }
                     guard let d = try Scene.readSource(from: handle, limit: limits.maximumSourceBytes) else {
-                        printError(Scene.tooLarge(path, bytes: nil, limit: limits.maximumSourceBytes).description)
+                        diagnostics.error(Scene.tooLarge(path, bytes: nil, limit: limits.maximumSourceBytes).description)
                         return .failure(.dataError)
                     }
                     data = d
                 } catch {
-                    printError("cannot read '\(path)': \(reason(error))")
+                    diagnostics.error("cannot read '\(path)': \(reason(error))")
                     return .failure(.noInput)
                 }
                 guard let text = String(data: data, encoding: .utf8) else {
-                    printError("\(path): the scene is not UTF-8 text")
+                    diagnostics.error("\(path): the scene is not UTF-8 text")
                     return .failure(.dataError)
                 }
                 source = text
@@ -187,9 +204,9 @@ struct SceneOptions {
                 view = scene.view
                 change = scene.change
             } catch {
-                FileHandle.standardError.write(Data((error.description + "\n").utf8))
+                diagnostics.line(error.description)
                 let count = error.diagnostics.count
-                FileHandle.standardError.write(Data("\(count) error\(count == 1 ? "" : "s") in \(name)\n".utf8))
+                diagnostics.line("\(count) error\(count == 1 ? "" : "s") in \(name)")
                 return .failure(.dataError)
             }
         }
@@ -208,7 +225,7 @@ struct SceneOptions {
         if let background { canvas.background = background }
         let (w, h) = ((canvas.width * canvas.scale).rounded(.up), (canvas.height * canvas.scale).rounded(.up))
         guard w * h <= Double(limits.maximumCanvasPixels), w <= 32767, h <= 32767 else {
-            printError("\(name): the canvas would be \(Int(w))×\(Int(h)) pixels, more than the limit of \(limits.maximumCanvasPixels) (32767 a side); lower --scale or --size, or raise --max-pixels")
+            diagnostics.error("\(name): the canvas would be \(Int(w))×\(Int(h)) pixels, more than the limit of \(limits.maximumCanvasPixels) (32767 a side); lower --scale or --size, or raise --max-pixels")
             return .failure(.dataError)
         }
         var out = scene
@@ -225,17 +242,17 @@ struct SceneOptions {
             if let allowedFiles {
                 var isDirectory: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: allowedFiles, isDirectory: &isDirectory), isDirectory.boolValue else {
-                    printError("--allow-files \(allowedFiles): no such folder")
+                    diagnostics.error("--allow-files \(allowedFiles): no such folder")
                     return .failure(.noInput)
                 }
                 options.allowedImageDirectory = URL(fileURLWithPath: allowedFiles)
             }
             let document = try SVGDocument(contentsOfFile: path, options: options)
-            for warning in document.warnings { printError("\(path):\(warning.line): warning: \(warning.message)") }
+            for warning in document.warnings { diagnostics.line("\(path):\(warning.line): warning: \(warning.message)") }
             let canvas = SceneCanvas(width: document.size.width, height: document.size.height, scale: 1, background: nil)
             return .success(LoadedScene(view: AnyView(Image(drawing: document).resizable()), canvas: canvas, name: path))
         } catch {
-            printError(error.description)
+            diagnostics.error(error.description)
             switch error {
             case .unreadable: return .failure(.noInput)
             default: return .failure(.dataError)
@@ -264,7 +281,7 @@ extension SceneOptions {
             do {
                 try FontRegistry.shared.register(contentsOf: URL(fileURLWithPath: source))
             } catch {
-                printError("\(origin): \(error)")
+                diagnostics.error("\(origin): \(error)")
                 return .noInput
             }
         }
@@ -280,7 +297,7 @@ extension SceneOptions {
             do {
                 try SymbolSet.register(contentsOf: URL(fileURLWithPath: source))
             } catch {
-                printError("--symbols: \(error)")
+                diagnostics.error("--symbols: \(error)")
                 return .noInput
             }
         }

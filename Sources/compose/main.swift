@@ -9,8 +9,8 @@ guard let first = arguments.first else {
     print(rootHelp)
     exit(ExitCode.usage.rawValue)
 }
-let commands: [String: ([String]) -> ExitCode] = ["render": runRender, "animate": runAnimate, "explain": runExplain, "bench": runBench, "diff": runDiff]
-let helps = ["render": renderHelp, "animate": animateHelp, "explain": explainHelp, "bench": benchHelp, "diff": diffHelp]
+let commands: [String: ([String]) -> ExitCode] = ["render": runRender, "animate": runAnimate, "explain": runExplain, "bench": runBench, "diff": runDiff, "report": runReport, "preview": runPreview]
+let helps = ["render": renderHelp, "animate": animateHelp, "explain": explainHelp, "bench": benchHelp, "diff": diffHelp, "report": reportHelp, "preview": previewHelp]
 switch first {
 case "-h", "--help":
     print(rootHelp)
