@@ -7,7 +7,7 @@ extension SceneReport {
     static let stylesheet: String = {
         let kinds = RenderStats.LayerKind.allCases.map { ".kind-\($0.rawValue){fill:\(RenderOverlay.colour(of: $0).hexString)}" }.joined()
         let phaseColours = ["#5E5CE6", "#0A84FF", "#64D2FF", "#30B158", "#FF9F0A", "#FF375F", "#BF5AF2"]
-        let phases = zip(RenderStats.phases, phaseColours).map { ".phase-\($0.0){fill:\($0.1)}" }.joined()
+        let phases = zip(RenderStats.phases, phaseColours).map { ".chart .phase-\($0.0){fill:\($0.1)}" }.joined()
         return """
         :root{--bg:#fff;--fg:#1d1d1f;--muted:#5f5f66;--line:#d2d2d7;--panel:#f2f2f5;--accent:#0a5fcc;--hl:#e0007a;--bar:#0a6fe0;--row:#fff1b8}
         @media (prefers-color-scheme:dark){:root{--bg:#18181a;--fg:#f2f2f7;--muted:#a8a8ae;--line:#3a3a3e;--panel:#26262a;--accent:#6aabff;--hl:#ff5cb0;--bar:#4aa0ff;--row:#4a3e10}}
@@ -20,6 +20,9 @@ extension SceneReport {
         .sub,.muted,.none{color:var(--muted)}.muted{font-size:.85em}
         code,.mono{font-family:ui-monospace,"JetBrains Mono","DejaVu Sans Mono",monospace;font-size:.88em}
         .mono{white-space:nowrap}
+        .scroller{overflow-x:auto}
+        .warnings code,.problem pre{overflow-wrap:anywhere}
+        .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
         .numbers{display:grid;grid-template-columns:repeat(auto-fill,minmax(180px,1fr));gap:8px;margin:0}
         .numbers div{background:var(--panel);border-radius:8px;padding:8px 12px}
         dt{color:var(--muted);font-size:.85em}dd{margin:0;font-size:1.1em;font-variant-numeric:tabular-nums}

@@ -136,7 +136,8 @@ extension SceneReport {
             content += "<p class=\"none\">Nothing went offscreen: every effect was distributed to the leaves.</p>"
         } else {
             content += """
-            <table id="layers" class="layers" role="treegrid" aria-label="Offscreen images">
+            <div class="scroller"><table id="layers" class="layers">
+            <caption class="sr">Offscreen images; a nested image is marked with the level it sits at</caption>
             <thead><tr><th scope="col">#</th><th scope="col">Kind</th><th scope="col">Why it is a layer</th><th scope="col">Bounds (px)</th><th scope="col">Format</th><th scope="col" class="num">Bytes</th><th scope="col" class="num">Time (ms)</th><th scope="col">Source</th></tr></thead>
             <tbody>
 
@@ -144,17 +145,18 @@ extension SceneReport {
             for row in rows {
                 let b = row.layer.bounds
                 let colour = RenderOverlay.colour(of: row.layer.kind).hexString
-                content += #"<tr id="layer-\#(row.index)" role="row" tabindex="0" aria-level="\#(row.depth + 1)" data-bounds="\#(b[0]),\#(b[1]),\#(b[2]),\#(b[3])" data-kind="\#(row.layer.kind.rawValue)">"#
+                content += #"<tr id="layer-\#(row.index)" tabindex="0" data-depth="\#(row.depth)" data-bounds="\#(b[0]),\#(b[1]),\#(b[2]),\#(b[3])" data-kind="\#(row.layer.kind.rawValue)">"#
                 content += "<td>\(row.index + 1)</td>"
-                content += #"<td class="kind" style="padding-left:\#(Double(row.depth) * 1.25 + 0.4)em"><span class="swatch" style="background:\#(colour)"></span>\#(row.layer.kind.rawValue)</td>"#
+                content += #"<td class="kind" style="padding-left:\#(Double(row.depth) * 1.25 + 0.4)em"><span class="swatch" style="background:\#(colour)"></span>\#(row.layer.kind.rawValue)\#(row.depth > 0 ? "<span class=\"sr\"> (nested, level \(row.depth + 1))</span>" : "")</td>"#
                 content += "<td>\(escape(row.reason))<div class=\"muted\">\(escape(row.summary))</div></td>"
                 content += "<td class=\"mono\">\(b[0]), \(b[1]), \(b[2])×\(b[3])</td>"
                 content += "<td class=\"mono\">\(escape(row.format))</td>"
                 content += "<td class=\"num\">\(grouped(row.layer.bytes))</td>"
                 content += "<td class=\"num\">\(row.microseconds.map { Charts.milliseconds($0 / 1000) } ?? "—")</td>"
-                content += "<td class=\"mono\">\(row.source.map { escape(located($0)) } ?? "—")</td></tr>\n"
+                // The file's name keeps the column narrow; the whole path is the tooltip.
+                content += "<td class=\"mono\">\(row.source.map { "<span title=\"\(escape(located($0)))\">\(escape(located($0, short: true)))</span>" } ?? "—")</td></tr>\n"
             }
-            content += "</tbody></table>\n"
+            content += "</tbody></table></div>\n"
         }
         if !stats.reusedImages.isEmpty {
             content += "<h3>From the drawing-group cache</h3><table class=\"layers\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\">Bounds (px)</th><th scope=\"col\" class=\"num\">Bytes held</th></tr></thead><tbody>"
@@ -214,8 +216,10 @@ extension SceneReport {
         return section("frames", "Frames", content)
     }
 
-    private func located(_ source: SourceLine) -> String {
-        (sourceName.map { "\($0):" } ?? "") + source.description
+    /// "file:line:column"; `short`: the file's last path component only.
+    private func located(_ source: SourceLine, short: Bool = false) -> String {
+        let name = short ? sourceName.map { URL(fileURLWithPath: $0).lastPathComponent } : sourceName
+        return (name.map { "\($0):" } ?? "") + source.description
     }
 }
 
