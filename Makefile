@@ -9,10 +9,15 @@ SWIFT ?= swift
 PACKAGES := libpixman-1-dev libpng-dev pkg-config binutils python3-numpy libharfbuzz-dev libicu-dev libfontconfig-dev fonts-inter-variable \
             fonts-noto-core fonts-noto-color-emoji fonts-droid-fallback fonts-dejavu-core fonts-jetbrains-mono
 BENCH_PACKAGES := $(PACKAGES) libcairo2-dev libfreetype-dev
+# Headless Chromium for the report and preview tests in a real browser (ReportBrowserTests):
+# without recommends it is about 100 MB. Where it cannot start, those tests are skipped and say
+# why.
+BROWSER_PACKAGES := chromium
 
-.PHONY: deps deps-bench build demo examples test svg-suite svg-suite-check packages docs check-kernels sanitize fuzz bench bench-quick clean
+.PHONY: deps deps-bench deps-browser build demo examples test svg-suite svg-suite-check packages docs check-kernels sanitize fuzz bench bench-quick clean
 
-# Installs whatever of $(1) dpkg does not list as installed; as non-root, prints the command.
+# Installs whatever of $(1) dpkg does not list as installed (with apt-get options $(2)); as
+# non-root, prints the command.
 define install_missing
 	@missing=""; \
 	for p in $(1); do \
@@ -21,10 +26,10 @@ define install_missing
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) $$missing; \
 	  else \
 	    echo "missing system packages:$$missing"; \
-	    echo "run:  sudo apt-get install -y$$missing"; \
+	    echo "run:  sudo apt-get install -y $(2)$$missing"; \
 	    exit 1; \
 	  fi; \
 	fi
@@ -35,6 +40,10 @@ deps:
 
 deps-bench:
 	$(call install_missing,$(BENCH_PACKAGES))
+
+# Not fatal: without root and without Chromium, the browser tests are skipped (and say so).
+deps-browser:
+	-$(call install_missing,$(BROWSER_PACKAGES),--no-install-recommends)
 
 build: deps
 	$(SWIFT) build -c release
@@ -69,7 +78,7 @@ examples: deps
 # records it) instead of being written silently, as in CI. Warnings are errors, here, in the
 # Benchmarks/ and Fuzz/ packages, which are compiled first (see `packages`), and in the DocC
 # catalogs (see `docs`).
-test: deps-bench packages docs check-kernels
+test: deps-bench deps-browser packages docs check-kernels
 	SNAPSHOT_TESTING_RECORD=never $(SWIFT) test -Xswiftc -warnings-as-errors
 	$(MAKE) --no-print-directory svg-suite-check
 
@@ -109,7 +118,7 @@ packages: deps-bench
 # in .build/docs/. Browse one with `docc preview Sources/<M>/<M>.docc
 # --additional-symbol-graph-dir .build/docs/symbols/<M>`, or serve .build/docs/<M>.doccarchive.
 DOCC ?= docc
-DOC_MODULES := Compositor SceneGraph SceneFile SVG PixelTesting
+DOC_MODULES := Compositor SceneGraph SceneFile SVG Report PixelTesting
 docs: deps
 	@# It also tries the test modules, which fail unless the tests are built; the library
 	@# modules' graphs come first, and their files are checked below.

@@ -15,16 +15,17 @@ extension SceneReport {
         body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,-apple-system,"Segoe UI",Inter,sans-serif}
         main{max-width:1180px;margin:0 auto;padding:16px 24px 64px}
         h1{font-size:1.6em;margin:.3em 0 .1em}
-        h2{font-size:1.2em;margin:1.8em 0 .6em;padding-bottom:.2em;border-bottom:1px solid var(--line)}
+        h2{font-size:1.2em;margin:1.4em 0 .5em;padding-bottom:.2em;border-bottom:1px solid var(--line)}
         h3{font-size:1em}
         .sub,.muted,.none{color:var(--muted)}.muted{font-size:.85em}
         code,.mono{font-family:ui-monospace,"JetBrains Mono","DejaVu Sans Mono",monospace;font-size:.88em}
         .mono{white-space:nowrap}
         .scroller{overflow-x:auto}
+        td.kind{white-space:nowrap}
         .warnings code,.problem pre{overflow-wrap:anywhere}
         .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-        .numbers{display:grid;grid-template-columns:repeat(auto-fill,minmax(180px,1fr));gap:8px;margin:0}
-        .numbers div{background:var(--panel);border-radius:8px;padding:8px 12px}
+        .numbers{display:grid;grid-template-columns:repeat(auto-fill,minmax(124px,1fr));gap:6px;margin:0}
+        .numbers div{background:var(--panel);border-radius:6px;padding:4px 10px}
         dt{color:var(--muted);font-size:.85em}dd{margin:0;font-size:1.1em;font-variant-numeric:tabular-nums}
         .render{overflow-x:auto}
         .stage{position:relative;margin:12px 0;width:var(--points);max-width:100%;background:repeating-conic-gradient(#c8c8c8 0 25%,#fff 0 50%) 0 0/16px 16px}

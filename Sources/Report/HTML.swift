@@ -71,8 +71,8 @@ extension SceneReport {
         let items: [(String, String)] = [
             ("Leaves", "\(explanation.leaves)"),
             ("Offscreen images", "\(stats.layers.count)"),
-            ("Offscreen bytes", bytes(layerBytes)),
-            ("Peak offscreen bytes", bytes(stats.peakOffscreenBytes)),
+            ("Offscreen bytes", bytes(layerBytes, exact: false)),
+            ("Peak offscreen bytes", bytes(stats.peakOffscreenBytes, exact: false)),
             ("Leaf draws", "\(stats.leafDraws)"),
             ("Coverage pixels", grouped(stats.coveragePixels)),
             ("Render", "\(Charts.milliseconds(milliseconds)) ms"),
@@ -235,9 +235,13 @@ func grouped(_ n: Int) -> String {
 }
 
 /// Bytes with a binary unit beside the exact count.
-func bytes(_ n: Int) -> String {
+/// 481921 as "470.6 KiB (481,921 bytes)"; not `exact`: the rounded size with the exact count
+/// as its tooltip (for the summary's small cells).
+func bytes(_ n: Int, exact: Bool = true) -> String {
     let units = ["KiB", "MiB", "GiB"]
     var value = Double(n), unit = -1
     while value >= 1024, unit < units.count - 1 { value /= 1024; unit += 1 }
-    return unit < 0 ? "\(n) bytes" : String(format: "%.1f ", value) + "\(units[unit]) (\(grouped(n)) bytes)"
+    guard unit >= 0 else { return "\(n) bytes" }
+    let rounded = String(format: "%.1f ", value) + units[unit]
+    return exact ? rounded + " (\(grouped(n)) bytes)" : "<span title=\"\(grouped(n)) bytes\">\(rounded)</span>"
 }

@@ -68,9 +68,18 @@ public struct SceneReport: Sendable {
     /// `change`, renders `frameCount` frames along it.
     ///
     /// - Parameters:
+    ///   - view: what to render.
+    ///   - size: the canvas in points, proposed to the view.
+    ///   - scale: pixels per point.
+    ///   - background: the canvas colour under the view; nil for transparent.
+    ///   - title: the page's heading (the scene file's name, say).
+    ///   - sourceName: the file that warnings and layers are located in, or nil.
+    ///   - change: an animated change to time frames along, or nil.
     ///   - frameCount: frames sampled evenly from the start of the change to its end (one
     ///     period of a change that repeats forever), both included.
     ///   - thumbnails: how many of those frames get a picture in the filmstrip.
+    ///   - makeRenderer: makes each renderer used (one for the report's render, one for the
+    ///     frames' costs, one for their pictures), with the limits wanted.
     /// - Throws: what rendering throws (`RenderError`, `SurfaceError` …).
     public init<V: View>(_ view: V, size: CGSize, scale: Double = 1, background: Color? = .white, title: String, sourceName: String? = nil,
                          change: AnimatedChange? = nil, frameCount: Int = 30, thumbnails: Int = 8,
