@@ -90,10 +90,10 @@ struct FramePattern {
 func runAnimate(_ arguments: [String]) -> ExitCode {
     var reader = ArgumentReader(command: "animate", arguments,
                                 known: SceneOptions.flags + ["--output", "-o", "--fps", "--frames", "--shard", "--format", "--duration",
-                                                             "--max-frames", "--quiet", "-q"])
+                                                             "--max-frames", "--quiet", "-q", "--jobs", "-j"])
     var options = SceneOptions()
     var output: String?, fps = 60.0, selection = FrameSelection(), raw = false, duration: Double?
-    var maximumFrames = defaultMaximumFrames, quiet = false
+    var maximumFrames = defaultMaximumFrames, quiet = false, jobs: Int?
     while let arg = reader.next() {
         switch arg {
         case "-h", "--help": print(animateHelp); return .ok
@@ -113,6 +113,7 @@ func runAnimate(_ arguments: [String]) -> ExitCode {
             guard text == "png" || text == "rawvideo" else { reader.invalid(text, arg, "'png' or 'rawvideo'") }
             raw = text == "rawvideo"
         case "--max-frames": maximumFrames = reader.count(for: arg, in: 1...10_000_000)
+        case "-j", "--jobs": jobs = reader.count(for: arg, in: 1...maximumJobs)
         case "-q", "--quiet": quiet = true
         default:
             if !options.take(arg, &reader, allowBackground: true) { reader.unknown(arg) }
@@ -169,31 +170,22 @@ func runAnimate(_ arguments: [String]) -> ExitCode {
         return .cannotCreate
     }
 
-    let renderer = options.renderer()
+    // One renderer per job, sharing one drawing-group cache: an image that does not change
+    // is drawn once for the whole sequence, by whichever job needs it first. By default, one
+    // job per active core (a render uses one core), never more jobs than frames.
+    let jobCount = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, frames.count))
+    let cache = DrawingGroupCache()
+    let renderers = (0..<jobCount).map { _ in options.renderer(cache: cache) }
+    let farm = FrameFarm(change: change, canvas: scene.canvas, name: scene.name, fps: fps, frames: frames,
+                         sink: pattern.map { .png($0) } ?? .rawVideo, renderers: renderers)
     let progress = ProgressBar(total: frames.count, enabled: !quiet && isatty(2) == 1)
     let started = ContinuousClock.now
-    var hits = 0, misses = 0
-    var pixelSize = (0, 0)
-    for (n, frame) in frames.enumerated() {
-        let time = Double(frame) / fps
-        do {
-            let surface = try renderer.render(change.view(at: time, in: scene.canvas.size), size: scene.canvas.size,
-                                              scale: scene.canvas.scale, background: scene.canvas.background)
-            hits += renderer.lastStats.cache.hits
-            misses += renderer.lastStats.cache.misses
-            pixelSize = (surface.width, surface.height)
-            if let pattern {
-                if let code = writeAll([(pattern.path(frame), try renderer.encodePNG(surface))]) { return code }
-            } else if let code = writeStandardOutput(surface.straightBGRA()) {
-                progress.finish()
-                return code
-            }
-        } catch {
-            progress.finish()
-            printError("\(scene.name): frame \(frame) (t = \(time.plainDescription) s): \(describe(error))")
-            return exitCode(for: error)
-        }
-        progress.update(n + 1)
+    let result = farm.run { progress.update($0) }
+    let (hits, misses, pixelSize) = (result.hits, result.misses, result.pixelSize)
+    if let failure = result.failure {
+        progress.finish()
+        printError(failure.message)
+        return failure.code
     }
     progress.finish()
     let elapsed = ContinuousClock.now - started
@@ -201,6 +193,7 @@ func runAnimate(_ arguments: [String]) -> ExitCode {
     if !quiet {
         var summary = "\(frames.count) of \(total) frames (\(length.plainDescription) s at \(fps.plainDescription) fps) in "
             + String(format: "%.2f s: %.1f frames/s", seconds, Double(frames.count) / max(seconds, 1e-9))
+            + " with \(jobCount) job\(jobCount == 1 ? "" : "s")"
         if hits + misses > 0 { summary += String(format: "; drawing-group cache %d hits, %d misses (%.2f hits per frame)", hits, misses, Double(hits) / Double(max(1, frames.count))) }
         if raw { summary += "\nffmpeg input: -f rawvideo -pix_fmt bgra -s \(pixelSize.0)x\(pixelSize.1) -r \(fps.plainDescription) -i -" }
         FileHandle.standardError.write(Data((summary + "\n").utf8))

@@ -25,7 +25,7 @@ func suggestion(for word: String, among candidates: [String]) -> String? {
 /// The one-line usage of each subcommand, for usage errors.
 let usages: [String: String] = [
     "render": "render <scene> [-o <output>] [--scale <scale>] [--size <WxH>] [--background <color>] [--stats] [--stats-json <file>] [--trace <file>] [--overlay offscreen|layers] [--time <seconds|N%>]",
-    "animate": "animate <scene> -o <frames/%04d.png> [--fps <fps>] [--frames <A..<B>] [--shard <I/N>] [--format png|rawvideo] [--duration <s>]",
+    "animate": "animate <scene> -o <frames/%04d.png> [--fps <fps>] [--frames <A..<B>] [--shard <I/N>] [--jobs <n>] [--format png|rawvideo] [--duration <s>]",
     "explain": "explain <scene> [--json] [--scale <scale>] [--size <WxH>]",
     "bench": "bench <scene> [-n <runs>] [--scale <scale>] [--size <WxH>]",
     "report": "report <scene> [-o <report.html>] [--frames <n>] [--time <seconds|N%>] [--scale <scale>] [--size <WxH>]",

@@ -119,7 +119,7 @@ independent, so frames can be split across processes or machines with --frames a
 byte, one full run.
 
 USAGE: compose animate <scene> -o <frames/%04d.png> [--fps <fps>] [--frames <A..<B>]
-                       [--shard <I/N>] [--format png|rawvideo] [--duration <seconds>]
+                       [--shard <I/N>] [--jobs <n>] [--format png|rawvideo] [--duration <seconds>]
 
 ARGUMENTS AND OPTIONS:
 \(sceneFileArgumentsHelp)  --background <color>    'transparent', a colour name or hex. (default: the scene's canvas)
@@ -134,6 +134,10 @@ ARGUMENTS AND OPTIONS:
                               ffmpeg -f rawvideo -pix_fmt bgra -s WxH -r FPS -i - out.mp4
                           (W×H in pixels: the canvas times its scale; the summary prints it).
   --duration <seconds>    Cover this long instead of the animation's own duration.
+  -j, --jobs <n>          Frames rendered at once, each by a renderer of its own on its own
+                          thread, 1 to \(maximumJobs); they share one drawing-group cache, and the
+                          frames are the same bytes whatever the count. (default: the active
+                          cores)
   --max-frames <n>        Refuse a sequence longer than this. (default: \(defaultMaximumFrames))
   -q, --quiet             No progress bar (shown on a terminal only) and no summary.
   -h, --help              Show help information.

@@ -20,10 +20,16 @@ func unwritable(_ path: String) -> String? {
 /// Writes every file atomically after checking every destination first; on a failure, removes
 /// the files this call created and returns the exit code (nil: all written).
 func writeAll(_ files: [(path: String, data: Data)]) -> ExitCode? {
+    guard let (code, message) = writeFiles(files) else { return nil }
+    printError(message)
+    return code
+}
+
+/// `writeAll` without printing: the exit code and the message, or nil when all were written.
+func writeFiles(_ files: [(path: String, data: Data)]) -> (ExitCode, String)? {
     for file in files {
         if let problem = unwritable(file.path) {
-            printError("cannot write '\(file.path)': \(problem)")
-            return .cannotCreate
+            return (.cannotCreate, "cannot write '\(file.path)': \(problem)")
         }
     }
     var created: [String] = []
@@ -35,8 +41,7 @@ func writeAll(_ files: [(path: String, data: Data)]) -> ExitCode? {
         } catch {
             // Rare after the checks (a full disk): remove the files this run created.
             for path in created { try? FileManager.default.removeItem(atPath: path) }
-            printError("cannot write '\(file.path)': \(reason(error))")
-            return .ioError
+            return (.ioError, "cannot write '\(file.path)': \(reason(error))")
         }
     }
     return nil
@@ -45,12 +50,18 @@ func writeAll(_ files: [(path: String, data: Data)]) -> ExitCode? {
 /// Writes `data` to standard output; when that fails (a full disk, a closed pipe), says why and
 /// returns 74 instead of trapping, as `FileHandle.write(_:)` would.
 func writeStandardOutput(_ data: Data) -> ExitCode? {
+    guard let message = standardOutputFailure(data) else { return nil }
+    printError(message)
+    return .ioError
+}
+
+/// Writes `data` to standard output; why it failed, or nil.
+func standardOutputFailure(_ data: Data) -> String? {
     do {
         try FileHandle.standardOutput.write(contentsOf: data)
         return nil
     } catch {
-        printError("cannot write to standard output: \(reason(error))")
-        return .ioError
+        return "cannot write to standard output: \(reason(error))"
     }
 }
 

@@ -72,7 +72,7 @@ func makeReport(_ scene: LoadedScene, options: SceneOptions, time: AnimationTime
     do {
         let report = try SceneReport(view, size: scene.canvas.size, scale: scene.canvas.scale, background: scene.canvas.background,
                                      title: title, sourceName: options.demo ? nil : scene.name,
-                                     change: frames > 0 ? scene.change : nil, frameCount: frames, makeRenderer: options.renderer)
+                                     change: frames > 0 ? scene.change : nil, frameCount: frames, makeRenderer: { options.renderer() })
         return .success(report)
     } catch {
         return .failure(ReportFailure(text: "\(scene.name): \(describe(error))", code: exitCode(for: error)))

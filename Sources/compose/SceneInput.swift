@@ -61,9 +61,9 @@ struct SceneOptions {
                         "--max-pixels", "--max-scene-bytes", "--max-coordinate", "--max-offscreen-bytes", "--max-image-bytes",
                         "--max-segments", "--max-dashes", "--max-stroke-points", "--max-shadow-radius", "--max-blur-radius", "--allow-files"]
 
-    /// A renderer with the options' limits.
-    func renderer() -> Renderer {
-        let renderer = Renderer()
+    /// A renderer with the options' limits (and a drawing-group cache of its own, or `cache`).
+    func renderer(cache: DrawingGroupCache = DrawingGroupCache()) -> Renderer {
+        let renderer = Renderer(cache: cache)
         if let maximumOffscreenBytes { renderer.maximumOffscreenBytes = maximumOffscreenBytes }
         if let maximumPathSegments { renderer.maximumPathSegments = maximumPathSegments }
         if let maximumDashes { renderer.maximumDashes = maximumDashes }

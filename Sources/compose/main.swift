@@ -4,6 +4,10 @@ import Foundation
 /// for a scene at the largest --max-depth (4,000 levels) in an unoptimised build.
 let commandStackBytes = 512 << 20
 
+// A closed pipe (`compose animate … --format rawvideo | head -c …`) must fail the write with
+// EPIPE, which is reported and exits 74 as documented, instead of killing the process.
+signal(SIGPIPE, SIG_IGN)
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let first = arguments.first else {
     print(rootHelp)

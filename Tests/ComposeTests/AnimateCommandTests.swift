@@ -155,4 +155,102 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("drawing-group cache 6 hits, 1 misses"), "\(r.stderr)")
     }
+
+    /// `--jobs`: frames rendered at once by renderers sharing one cache are the same bytes,
+    /// PNG and raw video, whatever the job count (more jobs than frames included).
+    @Test func jobsGiveTheSameBytes() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.scene")
+        try scene.write(to: path, atomically: true, encoding: .utf8)
+        var runs: [[String: Data]] = []
+        var raws: [Data] = []
+        for jobs in [1, 2, 3, 8] {
+            let out = dir.appendingPathComponent("j\(jobs)")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            let r = try compose("animate", path.path, "-o", out.path + "/%04d.png", "--jobs", String(jobs))
+            #expect(r.status == 0, "\(r.stderr)")
+            // 7 frames: never more jobs than frames.
+            #expect(r.stderr.contains("with \(min(jobs, 7)) job"), "\(r.stderr)")
+            runs.append(try files(out))
+            let raw = try compose("animate", path.path, "--format", "rawvideo", "--jobs", String(jobs), "-q")
+            #expect(raw.status == 0 && raw.stdout.count == 7 * 12_800)
+            raws.append(raw.stdout)
+        }
+        #expect(runs[0].count == 7)
+        #expect(runs.allSatisfy { $0 == runs[0] })
+        #expect(raws.allSatisfy { $0 == raws[0] })
+        #expect(try compose("animate", path.path, "-o", dir.path + "/%d.png", "--jobs", "0").status == 64)
+        #expect(try compose("animate", path.path, "-o", dir.path + "/%d.png", "--jobs", "257").status == 64)
+    }
+
+    /// Jobs share the drawing-group cache and wait for an image another job is drawing, so
+    /// the counts do not depend on timing: 1 miss and 6 hits with 4 jobs, as with 1.
+    @Test func jobsDrawASharedImageOnce() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("turn.scene")
+        try """
+            canvas(width: 40, height: 40)
+            state angle = 0.0 -> 90.0
+            animation(.linear(duration: 0.1))
+            ZStack { Circle().fill(.mint); Rectangle().fill(.pink).frame(width: 8, height: 30) }
+                .drawingGroup()
+                .rotationEffect(.degrees(angle))
+            """.write(to: path, atomically: true, encoding: .utf8)
+        for _ in 0..<3 {
+            let r = try compose("animate", path.path, "-o", dir.path + "/%d.png", "--jobs", "4")
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stderr.contains("drawing-group cache 6 hits, 1 misses"), "\(r.stderr)")
+        }
+    }
+
+    /// A frame that cannot be rendered stops the run with the same message whatever the job
+    /// count: the earliest failing frame's. Here the group grows past the offscreen limit from
+    /// frame 4 on: at frame k (of 0…6, linear) its side is 20 + 60·k/6 pt and its layer, with
+    /// the 2 px margin on each side, (side + 4)² · 4 bytes: frame 3 is 54² · 4 = 11,664 bytes,
+    /// within 12,000; frame 4 is 64² · 4 = 16,384, over.
+    @Test func theEarliestFailingFrameIsReported() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("grow.scene")
+        try """
+            canvas(width: 100, height: 100)
+            state side = 20.0 -> 80.0
+            animation(.linear(duration: 0.1))
+            Rectangle().fill(.blue).frame(width: side, height: side).compositingGroup().opacity(0.5)
+            """.write(to: path, atomically: true, encoding: .utf8)
+        var messages: [String] = []
+        for jobs in ["1", "2", "4"] {
+            let r = try compose("animate", path.path, "-o", dir.path + "/%d.png", "--jobs", jobs, "--max-offscreen-bytes", "12000", "-q")
+            #expect(r.status == 65)
+            messages.append(r.stderr)
+        }
+        #expect(messages[0].contains("frame "), "\(messages[0])")
+        #expect(messages.allSatisfy { $0 == messages[0] }, "\(messages)")
+        // Raw video stops at the same frame, with every frame before it written.
+        let raw = try compose("animate", path.path, "--format", "rawvideo", "--jobs", "3", "--max-offscreen-bytes", "12000", "-q")
+        #expect(raw.status == 65 && raw.stderr == messages[0])
+        #expect(messages[0].contains("frame 4 (t = 0.0666"), "\(messages[0])")
+        #expect(raw.stdout.count == 4 * 100 * 100 * 4, "frames 0 to 3")
+    }
+
+    /// A reader that stops early (`| head -c`) is a write error (74), not a crash by SIGPIPE.
+    @Test func aClosedPipeIsAWriteError() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("run.sh")
+        try """
+            set -o pipefail
+            '\(composeBinary.path)' animate Examples/badge.scene --format rawvideo --jobs 2 -q 2>'\(dir.path)/err' | head -c 1000 > /dev/null
+            """.write(to: script, atomically: true, encoding: .utf8)
+        // pipefail: the pipeline's status is compose's.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script.path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 74)
+        #expect(try String(contentsOf: dir.appendingPathComponent("err"), encoding: .utf8).contains("Broken pipe"))
+    }
 }

@@ -59,6 +59,10 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     }
 
     private let state: Locked<State>
+    /// Keys some thread is making an image for now (`image(for:orMake:)`), and the condition
+    /// that threads waiting for one of them sleep on.
+    private let making = NSCondition()
+    nonisolated(unsafe) private var inFlight: Set<Key> = []
 
     public init(budgetBytes: Int = ImageCache.defaultBudgetBytes) {
         state = Locked(State(budget: max(0, budgetBytes)))
@@ -91,6 +95,33 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
             return entry.stored.surface
         }
         return stored.flatMap { try? Surface(sharingPixelsOf: $0) }
+    }
+
+    /// The image stored for `key` (a hit), or the one `make` draws now, stored for the next
+    /// caller (a miss; `made` is true). When another thread is already making the image for
+    /// `key`, this waits for it and returns it as a hit instead of drawing it a second time, so
+    /// renderers sharing the cache on several threads draw each image once and count the same
+    /// hits and misses whatever the timing. (Waits cannot form a cycle: an image never waits
+    /// for itself, and the images drawn inside it are keyed by strict parts of its content.)
+    /// If `make` throws, or its image does not fit the budget, one waiting thread makes it.
+    public func image(for key: Key, orMake make: () throws -> Surface) rethrows -> (surface: Surface, made: Bool) {
+        making.lock()
+        while inFlight.contains(key) { making.wait() }
+        if let found = image(for: key) {
+            making.unlock()
+            return (found, false)
+        }
+        inFlight.insert(key)
+        making.unlock()
+        defer {
+            making.lock()
+            inFlight.remove(key)
+            making.broadcast()
+            making.unlock()
+        }
+        let surface = try make()
+        insert(surface, for: key)
+        return (surface, true)
     }
 
     /// Stores `surface` for `key`, evicting the least recently used images until it fits. An

@@ -84,14 +84,17 @@ extension Renderer {
         let key = DrawingGroupKey(children: children, width: image.width, height: image.height, format: image.format,
                                   coverageQuality: coverageQuality)
         usedKeys.insert(key)
-        if let cached = cache.image(for: key) {
-            recorder.reused(layer.bounds, bytes: cached.byteCount)
-            return (cached, 0)
+        // A renderer on another thread drawing the same image now is waited for, not
+        // duplicated (`ImageCache.image(for:orMake:)`).
+        var bytes = 0
+        let (surface, made) = try cache.image(for: key) {
+            let (surface, allocated) = try makeLayer(layer, width: image.width, height: image.height)
+            bytes = allocated
+            recorder.stats.cache.misses += 1
+            try draw(planned, on: surface, origin: (0, 0))
+            return surface
         }
-        let (surface, bytes) = try makeLayer(layer, width: image.width, height: image.height)
-        recorder.stats.cache.misses += 1
-        try draw(planned, on: surface, origin: (0, 0))
-        cache.insert(surface, for: key)
+        if !made { recorder.reused(layer.bounds, bytes: surface.byteCount) }
         return (surface, bytes)
     }
 }
