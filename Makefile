@@ -6,7 +6,7 @@ SWIFT ?= swift
 # Text: HarfBuzz shapes, ICU breaks lines and orders bidi text, Inter (variable) stands in for SF
 # Pro; Noto (per script, colour emoji), Droid Sans Fallback (CJK) and DejaVu are the fallback
 # chain, fontconfig its last resort, Noto Serif and JetBrains Mono the serif and monospaced designs.
-PACKAGES := libpixman-1-dev libpng-dev pkg-config binutils python3-numpy libharfbuzz-dev libicu-dev libfontconfig-dev fonts-inter-variable \
+PACKAGES := libpixman-1-dev libpng-dev pkg-config binutils python3-numpy parallel python3-yaml libharfbuzz-dev libicu-dev libfontconfig-dev fonts-inter-variable \
             fonts-noto-core fonts-noto-color-emoji fonts-droid-fallback fonts-dejavu-core fonts-jetbrains-mono
 BENCH_PACKAGES := $(PACKAGES) libcairo2-dev libfreetype-dev
 # Headless Chromium for the report and preview tests in a real browser (ReportBrowserTests):

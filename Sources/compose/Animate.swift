@@ -60,6 +60,26 @@ struct FrameSelection {
     }
 }
 
+/// The shard `--shard-index-from-env NAME --shard-count N` names: index from the variable (a
+/// Kubernetes indexed job's `JOB_COMPLETION_INDEX`, a Slurm array's `SLURM_ARRAY_TASK_ID`),
+/// count from the flag; nil when neither flag is given. Exits with a usage error when only one
+/// is given, when `--shard` is given too, or when the variable is unset or out of range.
+func shardFromEnvironment(variable: String?, count: Int?, alsoGiven: Bool,
+                          environment: [String: String] = ProcessInfo.processInfo.environment) -> (Int, Int)? {
+    guard variable != nil || count != nil else { return nil }
+    guard let variable, let count else {
+        fail(UsageError(message: "--shard-index-from-env and --shard-count go together: the variable holds this process's index, the count says how many shards there are.", command: "animate"))
+    }
+    if alsoGiven { fail(UsageError(message: "Give --shard I/N or --shard-index-from-env with --shard-count, not both.", command: "animate")) }
+    guard let text = environment[variable] else {
+        fail(UsageError(message: "--shard-index-from-env \(variable): the variable is not set (the job scheduler sets it for each shard).", command: "animate"))
+    }
+    guard let index = Int(text.trimmingCharacters(in: .whitespaces)), index >= 0, index < count else {
+        fail(UsageError(message: "--shard-index-from-env \(variable): its value '\(text)' is not a shard index from 0 to \(count - 1) (--shard-count \(count)).", command: "animate"))
+    }
+    return (index, count)
+}
+
 /// A printf-style frame pattern with one integer conversion (`%d`, `%04d`): the path of a frame.
 struct FramePattern {
     let prefix: String, suffix: String, width: Int, zeroPadded: Bool
@@ -90,10 +110,12 @@ struct FramePattern {
 func runAnimate(_ arguments: [String]) -> ExitCode {
     var reader = ArgumentReader(command: "animate", arguments,
                                 known: SceneOptions.flags + ["--output", "-o", "--fps", "--frames", "--shard", "--format", "--duration",
-                                                             "--max-frames", "--quiet", "-q", "--jobs", "-j"])
+                                                             "--max-frames", "--quiet", "-q", "--jobs", "-j",
+                                                             "--shard-index-from-env", "--shard-count"])
     var options = SceneOptions()
     var output: String?, fps = 60.0, selection = FrameSelection(), raw = false, duration: Double?
     var maximumFrames = defaultMaximumFrames, quiet = false, jobs: Int?
+    var shardGiven = false, shardVariable: String?, shardCount: Int?
     while let arg = reader.next() {
         switch arg {
         case "-h", "--help": print(animateHelp); return .ok
@@ -108,6 +130,14 @@ func runAnimate(_ arguments: [String]) -> ExitCode {
             let text = reader.value(for: arg)
             guard let s = FrameSelection.parseShard(text) else { reader.invalid(text, arg, "I/N with 0 ≤ I < N, e.g. 0/4") }
             selection.shard = s
+            shardGiven = true
+        case "--shard-index-from-env":
+            let name = reader.value(for: arg)
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+                reader.invalid(name, arg, "the name of an environment variable, e.g. JOB_COMPLETION_INDEX")
+            }
+            shardVariable = name
+        case "--shard-count": shardCount = reader.count(for: arg, in: 1...1_000_000)
         case "--format":
             let text = reader.value(for: arg)
             guard text == "png" || text == "rawvideo" else { reader.invalid(text, arg, "'png' or 'rawvideo'") }
@@ -121,6 +151,7 @@ func runAnimate(_ arguments: [String]) -> ExitCode {
     }
     if !options.demo && options.path == nil { fail(UsageError(message: "Missing expected argument '<scene>'.", command: "animate")) }
     if options.demo { fail(UsageError(message: "The demo has no animation; give a scene with a 'state'.", command: "animate")) }
+    if let shard = shardFromEnvironment(variable: shardVariable, count: shardCount, alsoGiven: shardGiven) { selection.shard = shard }
     let pattern: FramePattern?
     if raw {
         if let output, output != "-" {

@@ -75,14 +75,19 @@ final class FrameFarm: @unchecked Sendable {
         state.lock()
         var reported = 0
         while true {
+            // Every step below may let go of the lock; a job's signal sent meanwhile is not
+            // waited for again, so after any of them the state is looked at anew, not slept on.
+            var acted = false
             // Raw video: write the frames that are ready, in order, outside the lock.
             if case .rawVideo = sink {
                 while written < (result.failure?.frame ?? frames.count), let data = ready.removeValue(forKey: written) {
+                    acted = true
                     state.unlock()
                     let problem = standardOutputFailure(data)
                     state.lock()
                     if let problem {
                         fail(frame: written, message: problem, code: .ioError)
+                        state.broadcast()  // jobs waiting for the window to move: stop
                         break
                     }
                     written += 1
@@ -90,12 +95,14 @@ final class FrameFarm: @unchecked Sendable {
                 }
             }
             if finished != reported {
+                acted = true
                 reported = finished
                 state.unlock()
                 progress(reported)
                 state.lock()
             }
-            if running == 0 && (ready[written] == nil || result.failure.map { written >= $0.frame } == true) { break }
+            if acted { continue }
+            if running == 0 { break }
             state.wait()
         }
         let out = result

@@ -128,6 +128,10 @@ ARGUMENTS AND OPTIONS:
   --fps <fps>             Frames per second, 1 to 1000. (default: 60)
   --frames <range>        Only these frames: A..<B, A...B or A. (default: all)
   --shard <I/N>           Only every N-th frame, starting at frame I (0 ≤ I < N).
+  --shard-index-from-env <NAME> --shard-count <N>
+                          The same, with I read from the environment variable NAME, as job
+                          schedulers set it: JOB_COMPLETION_INDEX (a Kubernetes indexed job),
+                          SLURM_ARRAY_TASK_ID (a Slurm array). See docs/scaling.md.
   --format <format>       'png' (default), or 'rawvideo': un-premultiplied BGRA frames on
                           standard output, for
                             compose animate s.scene --format rawvideo |

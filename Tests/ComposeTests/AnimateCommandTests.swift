@@ -253,4 +253,38 @@ import Testing
         #expect(process.terminationStatus == 74)
         #expect(try String(contentsOf: dir.appendingPathComponent("err"), encoding: .utf8).contains("Broken pipe"))
     }
+
+    /// Many cheap frames and many jobs, in both formats, several times: the command thread and
+    /// the jobs hand frames over quickly, so a lost wake-up would hang a run (as one did in
+    /// development: the command thread slept while a frame it could write was ready). Each run
+    /// has a watchdog, so a hang fails here instead of stalling the suite.
+    @Test func manyFramesManyJobsNeverHang() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("tiny.scene")
+        try """
+            canvas(width: 8, height: 8)
+            state x = 0.0 -> 1.0
+            animation(.linear(duration: 2))
+            Rectangle().fill(.blue).opacity(x)
+            """.write(to: path, atomically: true, encoding: .utf8)
+        for round in 0..<4 {
+            for (format, jobs) in [("rawvideo", "4"), ("png", "5"), ("rawvideo", "2")] {
+                let process = Process()
+                process.executableURL = composeBinary
+                let output = format == "png" ? ["-o", dir.path + "/%04d.png"] : ["--format", "rawvideo"]
+                process.arguments = ["animate", path.path, "--fps", "200", "--jobs", jobs, "-q"] + output
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                let deadline = Date().addingTimeInterval(60)
+                while process.isRunning && Date() < deadline { usleep(10_000) }
+                let hung = process.isRunning
+                if hung { process.terminate(); process.waitUntilExit() }
+                #expect(!hung, "round \(round): animate --format \(format) --jobs \(jobs) of 401 frames hung")
+                if hung { return }  // one hang is the finding; the others would cost a minute each
+                #expect(process.terminationStatus == 0)
+            }
+        }
+    }
 }
