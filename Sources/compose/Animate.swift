@@ -27,6 +27,15 @@ struct AnimationTime {
     }
 }
 
+extension ArgumentReader {
+    /// The value of `--time`: seconds, or a share of the animation.
+    mutating func animationTime(for flag: String) -> AnimationTime {
+        let text = value(for: flag)
+        guard let t = AnimationTime(text) else { invalid(text, flag, "seconds (e.g. 0.6) or a share of the animation (e.g. 50%)") }
+        return t
+    }
+}
+
 /// Which frames of a sequence to render: a range, then every N-th of it.
 struct FrameSelection {
     var range: Range<Int>?

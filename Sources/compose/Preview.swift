@@ -27,10 +27,7 @@ func runPreview(_ arguments: [String]) -> ExitCode {
         case "-h", "--help": print(previewHelp); return .ok
         case "--port": port = reader.count(for: arg, in: 0...65535)
         case "--frames": frameCount = reader.count(for: arg, in: 0...maximumReportFrames)
-        case "--time":
-            let text = reader.value(for: arg)
-            guard let t = AnimationTime(text) else { reader.invalid(text, arg, "seconds (e.g. 0.6) or a share of the animation (e.g. 50%)") }
-            time = t
+        case "--time": time = reader.animationTime(for: arg)
         default:
             if !options.take(arg, &reader, allowBackground: true) { reader.unknown(arg) }
         }

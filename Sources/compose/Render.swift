@@ -13,10 +13,7 @@ func runRender(_ arguments: [String]) -> ExitCode {
         case "-h", "--help": print(renderHelp); return .ok
         case "-o", "--output": output = reader.value(for: arg)
         case "--stats": printStats = true
-        case "--time":
-            let text = reader.value(for: arg)
-            guard let t = AnimationTime(text) else { reader.invalid(text, arg, "seconds (e.g. 0.6) or a share of the animation (e.g. 50%)") }
-            time = t
+        case "--time": time = reader.animationTime(for: arg)
         case "--stats-json": statsJSON = reader.value(for: arg)
         case "--trace": trace = reader.value(for: arg)
         case "--overlay":

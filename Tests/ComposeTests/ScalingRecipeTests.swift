@@ -5,22 +5,9 @@ import Testing
 /// and the Kubernetes manifest's arguments with the index variables their schedulers set.
 /// Each must write exactly the frames of one unsharded run, byte for byte.
 @Suite struct ScalingRecipeTests {
-    /// 0.1 s at 60 fps: 7 frames, a capsule moving and changing colour.
-    let scene = """
-        canvas(width: 40, height: 20, scale: 2)
-        state on = false -> true
-        animation(.easeInOut(duration: 0.1))
-        Capsule().fill(on ? Color.orange : Color.blue).frame(width: on ? 30 : 10, height: 10)
-            .frame(maxWidth: .infinity, alignment: on ? .trailing : .leading)
-        """
+    let scene = AnimateCommandTests.scene
 
-    private func files(_ dir: URL) throws -> [String: Data] {
-        var result: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) {
-            result[name] = try Data(contentsOf: dir.appendingPathComponent(name))
-        }
-        return result
-    }
+    private func files(_ dir: URL) throws -> [String: Data] { try AnimateCommandTests.files(dir) }
 
     /// A folder with the scene and the frames of one unsharded run.
     private func reference() throws -> (dir: URL, scene: URL, frames: [String: Data]) {
