@@ -117,11 +117,11 @@ final class PreviewSession: @unchecked Sendable {
         case .failure:
             problem = messages.joined(separator: "\n")
         case .success(let scene):
-            switch makeReport(scene, options: options, time: time, frames: frames, live: nil) {
+            switch makeReport(scene, options: options, time: time, frames: frames) {
             case .success(let report): lastGood = report
             case .failure(let failure):
-                FileHandle.standardError.write(Data(("Error: " + failure.text + "\n").utf8))
-                problem = "Error: " + failure.text
+                options.diagnostics.error(failure.text)  // to the page and to standard error
+                problem = messages.joined(separator: "\n")
             }
         }
         let (report, title) = (lastGood, title)

@@ -39,7 +39,7 @@ func runReport(_ arguments: [String]) -> ExitCode {
     case .failure(let code): return code
     }
     let html: String
-    switch makeReport(scene, options: options, time: time, frames: frameCount, live: nil) {
+    switch makeReport(scene, options: options, time: time, frames: frameCount) {
     case .success(let report): html = report.html()
     case .failure(let message):
         printError(message.text)
@@ -57,7 +57,7 @@ struct ReportFailure: Error {
 
 /// The report of a loaded scene: rendered at its canvas (at `time` along its change when
 /// given), with `frames` frames along the change when it has one.
-func makeReport(_ scene: LoadedScene, options: SceneOptions, time: AnimationTime?, frames: Int, live: Int?) -> Result<SceneReport, ReportFailure> {
+func makeReport(_ scene: LoadedScene, options: SceneOptions, time: AnimationTime?, frames: Int) -> Result<SceneReport, ReportFailure> {
     var view = scene.view
     if let time {
         guard let change = scene.change else {

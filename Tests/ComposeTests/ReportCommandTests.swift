@@ -80,6 +80,20 @@ import Glibc
         #expect(try compose("help", "report").stdout.count > 500)
     }
 
+    /// A scene that loads but cannot be rendered (here: over the offscreen limit) is shown on
+    /// the page like a scene error, and the server keeps serving.
+    @Test func previewShowsRenderErrors() throws {
+        let preview = try PreviewProcess(scene: URL(fileURLWithPath: "Examples/circles.scene"), extra: ["--max-offscreen-bytes", "1000"])
+        defer { preview.stop() }
+        let page = rawRequest(preview.port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(page.hasPrefix("HTTP/1.1 200 OK"))
+        #expect(page.contains(#"<section id="problem" class="problem" role="alert""#))
+        #expect(page.contains("more than the limit of 1000"), "\(page.suffix(600))")
+        #expect(page.contains("Nothing has rendered yet"))
+        let (status, stderr) = preview.stop()
+        #expect(status == 0 && stderr.contains("circles.scene has errors (shown on the page)"), "\(stderr)")
+    }
+
     @Test func previewRefusesWhatItCannotServe() throws {
         #expect(try compose("preview", "-").status == 64, "standard input cannot be watched")
         #expect(try compose("preview").status == 64)
