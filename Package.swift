@@ -161,7 +161,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReportTests",
-            dependencies: ["Report", "SceneGraph", "Compositor"]
+            dependencies: ["_TestSupport", "Report", "SceneGraph", "Compositor"]
         ),
         .testTarget(
             name: "PixelTestingTests",
@@ -175,7 +175,7 @@ let package = Package(
         // Runs the built `compose` binary as a user would (the dependency makes SwiftPM build it).
         .testTarget(
             name: "ComposeTests",
-            dependencies: ["compose", "Compositor"]
+            dependencies: ["_TestSupport", "compose", "Compositor"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -53,6 +53,20 @@ struct ReportBrowserTests {
         return (dir, report, try PNG.read(path: png.path), layers)
     }
 
+    /// The report written by `writeReport`, opened in a new browser's page of 1280 × `height`
+    /// CSS pixels (at `fragment`, when given); `body` gets the page, the render and the layer
+    /// count, and everything is removed and closed after it.
+    private func withReportPage(height: Int = 900, fragment: String = "",
+                                _ body: (HeadlessBrowser.Page, _ render: Surface, _ layers: Int) throws -> Void) throws {
+        let (folder, report, render, layers) = try writeReport()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let browser = try HeadlessBrowser()
+        defer { browser.close() }
+        let page = try browser.newPage(width: 1280, height: height)
+        try page.open(report.absoluteString + fragment)
+        try body(page, render, layers)
+    }
+
     /// The image's rectangle on the page, in viewport CSS pixels, after scrolling it into view.
     private func imageRect(_ page: HeadlessBrowser.Page) throws -> (x: Double, y: Double, width: Double) {
         _ = try page.evaluate("document.querySelector('.stage img').scrollIntoView({block: 'center'})")
@@ -62,13 +76,7 @@ struct ReportBrowserTests {
         return (x, y, width)
     }
 
-    @Test func theReportShowsTheRenderAndARowPerLayer() throws {
-        let (folder, report, render, layers) = try writeReport()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let browser = try HeadlessBrowser()
-        defer { browser.close() }
-        let page = try browser.newPage()
-        try page.open(report.absoluteString)
+    @Test func theReportShowsTheRenderAndARowPerLayer() throws { try withReportPage { page, render, layers in
 
         // The image loaded at its size in pixels, shown at its size in points.
         #expect(try page.evaluate("document.querySelector('.stage img').complete") as? Bool == true)
@@ -87,17 +95,12 @@ struct ReportBrowserTests {
         let shown = pixel(shot, image.x + 200, image.y + 80)
         #expect(close(shown, expected, within: 2), "shown \(shown), rendered \(expected)")
         #expect(close(expected, RGBA8(0x34, 0xC7, 0x59, 255), within: 0), "the square is SwiftUI's green")
-    }
+    }}
 
     /// Hovering a row outlines its bounds on the render; leaving it removes the outline.
-    @Test func hoveringARowOutlinesItsLayer() throws {
-        let (folder, report, _, _) = try writeReport()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let browser = try HeadlessBrowser()
-        defer { browser.close() }
-        // Tall enough to show the render and the table at once: hovering needs no scrolling.
-        let page = try browser.newPage(width: 1280, height: 1400)
-        try page.open(report.absoluteString)
+    /// The page is tall enough to show the render and the table at once: hovering needs no
+    /// scrolling.
+    @Test func hoveringARowOutlinesItsLayer() throws { try withReportPage(height: 1400) { page, _, _ in
         // Nothing overflows sideways at this width.
         let overflowing = try page.evaluate("[...document.querySelectorAll('*')].filter(e => e.getBoundingClientRect().right > innerWidth).map(e => e.tagName + '.' + e.className.baseVal + e.className + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().left) + '..' + Math.round(e.getBoundingClientRect().right)).join('; ')") as? String ?? "?"
         #expect(try page.number("document.documentElement.scrollWidth") <= 1280, "wider than the viewport: \(overflowing)")
@@ -129,17 +132,11 @@ struct ReportBrowserTests {
         try page.moveMouse(x: 2, y: 2)
         try page.waitFor("document.getElementById('highlight').classList.contains('off')", timeout: 5)
         #expect(!outlined(try PNG.decode(try page.screenshot())))
-    }
+    }}
 
     /// The keyboard reaches the rows: `#layer-N` focuses row N, the arrow keys move on, and
     /// focus outlines like hovering.
-    @Test func rowsTakeKeyboardFocus() throws {
-        let (folder, report, _, layers) = try writeReport()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let browser = try HeadlessBrowser()
-        defer { browser.close() }
-        let page = try browser.newPage()
-        try page.open(report.absoluteString + "#layer-0")
+    @Test func rowsTakeKeyboardFocus() throws { try withReportPage(fragment: "#layer-0") { page, _, layers in
         try page.waitFor("document.activeElement && document.activeElement.id === 'layer-0'", timeout: 5)
         #expect(try page.string("document.getElementById('highlight').dataset.layer") == "0")
         try page.press(key: "ArrowDown", code: "ArrowDown", keyCode: 40)
@@ -149,16 +146,10 @@ struct ReportBrowserTests {
         try page.press(key: "End", code: "End", keyCode: 35)
         #expect(try page.string("document.activeElement.id") == (try page.string("[...document.querySelectorAll('#layers tbody tr')].pop().id")))
         #expect(layers >= 3)
-    }
+    }}
 
     /// The overlay toggles tint and outline the image; the page follows the dark scheme.
-    @Test func overlaysAndDarkMode() throws {
-        let (folder, report, _, _) = try writeReport()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let browser = try HeadlessBrowser()
-        defer { browser.close() }
-        let page = try browser.newPage()
-        try page.open(report.absoluteString)
+    @Test func overlaysAndDarkMode() throws { try withReportPage { page, _, _ in
         #expect(try page.string("getComputedStyle(document.getElementById('overlay-offscreen')).display") == "none")
         let image = try imageRect(page)
         let plain = try PNG.decode(try page.screenshot())
@@ -178,7 +169,7 @@ struct ReportBrowserTests {
         #expect(try page.string("getComputedStyle(document.body).backgroundColor") == "rgb(24, 24, 26)")
         try page.emulate(colorScheme: "light")
         #expect(try page.string("getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)")
-    }
+    }}
 
     /// `compose preview`: the page updates itself when the scene changes, shows errors with
     /// their place above the last good render, and Ctrl-C stops the server with status 0.

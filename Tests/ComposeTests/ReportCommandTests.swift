@@ -1,6 +1,7 @@
 import Compositor
 import Foundation
 import Testing
+import _TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -85,7 +86,7 @@ import Glibc
     @Test func previewShowsRenderErrors() throws {
         let preview = try PreviewProcess(scene: URL(fileURLWithPath: "Examples/circles.scene"), extra: ["--max-offscreen-bytes", "1000"])
         defer { preview.stop() }
-        let page = rawRequest(preview.port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let page = Loopback.exchange(preview.port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(page.hasPrefix("HTTP/1.1 200 OK"))
         #expect(page.contains(#"<section id="problem" class="problem" role="alert""#))
         #expect(page.contains("more than the limit of 1000"), "\(page.suffix(600))")
@@ -110,7 +111,7 @@ import Glibc
         defer { preview.stop() }
         let port = preview.port
         func get(_ target: String, host: String = "127.0.0.1") -> String {
-            rawRequest(port, "GET \(target) HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+            Loopback.exchange(port, "GET \(target) HTTP/1.1\r\nHost: \(host)\r\n\r\n")
         }
         #expect(get("/").hasPrefix("HTTP/1.1 200 OK"))
         #expect(get("/").contains("<h1>circles.scene</h1>"))
@@ -124,7 +125,7 @@ import Glibc
             #expect(get(target).hasPrefix("HTTP/1.1 404"), "\(target)")
         }
         #expect(get("/", host: "rebound.example:80").hasPrefix("HTTP/1.1 403"))
-        #expect(rawRequest(port, "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\nab").hasPrefix("HTTP/1.1 413"))
+        #expect(Loopback.exchange(port, "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\nab").hasPrefix("HTTP/1.1 413"))
 
         let taken = try compose("preview", "Examples/circles.scene", "--port", String(port))
         #expect(taken.status == 69 && taken.stderr.contains("port \(port) on 127.0.0.1 is in use"), "\(taken.stderr)")
@@ -133,28 +134,4 @@ import Glibc
         #expect(status == 0)
         #expect(stderr.contains("preview: refused 400 GET /../../etc/passwd"))
     }
-}
-
-/// One request on a new connection, the whole answer back.
-func rawRequest(_ port: UInt16, _ text: String) -> String {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-    guard connected == 0 else { return "connect: \(String(cString: strerror(errno)))" }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    var out: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n <= 0 { break }
-        out += buffer[..<n]
-    }
-    return String(decoding: out, as: UTF8.self)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Report
 import Testing
+import _TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,42 +27,6 @@ private final class Running: @unchecked Sendable {
     }
 }
 
-/// Sends `bytes` as they are on a new connection to 127.0.0.1:`port` and reads the answer to
-/// its end (the server closes every connection after one response).
-private func exchange(_ port: UInt16, _ bytes: [UInt8], closeWrite: Bool = false) -> String {
-    let fd = connectTo(port)
-    defer { close(fd) }
-    _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    if closeWrite { shutdown(fd, Int32(SHUT_WR)) }
-    return readAll(fd)
-}
-
-private func exchange(_ port: UInt16, _ text: String) -> String { exchange(port, Array(text.utf8)) }
-
-private func connectTo(_ port: UInt16) -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let r = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-    precondition(r == 0, "connect: \(String(cString: strerror(errno)))")
-    var timeout = timeval(tv_sec: 30, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    return fd
-}
-
-private func readAll(_ fd: Int32) -> String {
-    var out: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n <= 0 { break }
-        out += buffer[..<n]
-    }
-    return String(decoding: out, as: UTF8.self)
-}
-
 private func statusCode(_ response: String) -> Int? {
     Int(response.split(separator: " ", maxSplits: 2).dropFirst().first ?? "")
 }
@@ -70,29 +35,29 @@ private func statusCode(_ response: String) -> Int? {
     @Test func servesThePageAndNothingElse() throws {
         let running = try Running()
         let port = running.server.port
-        let page = exchange(port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+        let page = Loopback.exchange(port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
         #expect(statusCode(page) == 200)
         #expect(page.contains("Content-Type: text/html; charset=utf-8"))
         #expect(page.contains("Content-Security-Policy: default-src 'none'"))
         #expect(page.hasSuffix("<body data-version=\"1\">page 1</body>"))
-        let head = exchange(port, "HEAD /index.html HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        let head = Loopback.exchange(port, "HEAD /index.html HTTP/1.1\r\nHost: localhost\r\n\r\n")
         #expect(statusCode(head) == 200 && head.hasSuffix("\r\n\r\n"), "HEAD has no body")
-        #expect(exchange(port, "GET /version HTTP/1.0\r\n\r\n").hasSuffix(#"{"version":1}"#))
+        #expect(Loopback.exchange(port, "GET /version HTTP/1.0\r\n\r\n").hasSuffix(#"{"version":1}"#))
         for path in ["/etc/passwd", "/report.html", "/favicon.ico", "/wait/x", "/index.html/"] {
-            #expect(statusCode(exchange(port, "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n")) == 404, "\(path)")
+            #expect(statusCode(Loopback.exchange(port, "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n")) == 404, "\(path)")
         }
         for path in ["/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fetc%2fpasswd", "/.%2E/etc/passwd"] {
-            let response = exchange(port, "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            let response = Loopback.exchange(port, "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n")
             #expect(statusCode(response) == 400, "\(path)")
             #expect(!response.contains("root:"), "no file is ever read")
         }
-        #expect(statusCode(exchange(port, "GET / HTTP/1.1\r\nHost: attacker.example\r\n\r\n")) == 403, "DNS rebinding")
-        #expect(statusCode(exchange(port, "GET /wait HTTP/1.1\r\nHost: localhost\r\n\r\n")) == 400, "/wait without a version")
-        #expect(statusCode(exchange(port, "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\n\r\nx")) == 413)
+        #expect(statusCode(Loopback.exchange(port, "GET / HTTP/1.1\r\nHost: attacker.example\r\n\r\n")) == 403, "DNS rebinding")
+        #expect(statusCode(Loopback.exchange(port, "GET /wait HTTP/1.1\r\nHost: localhost\r\n\r\n")) == 400, "/wait without a version")
+        #expect(statusCode(Loopback.exchange(port, "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\n\r\nx")) == 413)
         // Bytes that are not HTTP: a 400 once the blank line comes; none before it (EOF).
         let garbage = (0..<600).map { UInt8(truncatingIfNeeded: $0 &* 37 | 1) }.filter { $0 != 13 && $0 != 10 }
-        #expect(statusCode(exchange(port, garbage + [13, 10, 13, 10])) == 400)
-        #expect(exchange(port, garbage, closeWrite: true).isEmpty)
+        #expect(statusCode(Loopback.exchange(port, garbage + [13, 10, 13, 10])) == 400)
+        #expect(Loopback.exchange(port, garbage, closeWrite: true).isEmpty)
         #expect(running.stop())
     }
 
@@ -103,14 +68,14 @@ private func statusCode(_ response: String) -> Int? {
         let running = try Running(limits: limits)
         let port = running.server.port
         let start = Date()
-        let unchanged = exchange(port, "GET /wait?version=1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        let unchanged = Loopback.exchange(port, "GET /wait?version=1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
         #expect(unchanged.hasSuffix(#"{"version":1}"#))
         #expect(Date().timeIntervalSince(start) >= 0.45, "held until the timeout")
 
         nonisolated(unsafe) var answer = ""
         let answered = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            answer = exchange(port, "GET /wait?version=1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            answer = Loopback.exchange(port, "GET /wait?version=1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
             answered.signal()
         }
         Thread.sleep(forTimeInterval: 0.1)
@@ -118,7 +83,7 @@ private func statusCode(_ response: String) -> Int? {
         #expect(answered.wait(timeout: .now() + 0.3) == .success, "answered on publish, before the 0.5 s timeout")
         #expect(answer.hasSuffix(#"{"version":2}"#))
         // A stale version is answered at once.
-        #expect(exchange(port, "GET /wait?version=1 HTTP/1.1\r\nHost: localhost\r\n\r\n").hasSuffix(#"{"version":2}"#))
+        #expect(Loopback.exchange(port, "GET /wait?version=1 HTTP/1.1\r\nHost: localhost\r\n\r\n").hasSuffix(#"{"version":2}"#))
         #expect(running.stop())
     }
 
@@ -131,23 +96,22 @@ private func statusCode(_ response: String) -> Int? {
         let running = try Running(limits: limits)
         let port = running.server.port
 
-        let silent = connectTo(port)
+        let silent = Loopback.connect(port)
         let start = Date()
-        #expect(readAll(silent).isEmpty, "closed without an answer")
+        #expect(Loopback.readToEnd(silent).isEmpty, "closed without an answer")
         #expect(Date().timeIntervalSince(start) < 3)
         close(silent)
 
         // Two long polls fill the server; a third connection is turned away.
-        let waiters = (0..<2).map { _ in connectTo(port) }
+        let waiters = (0..<2).map { _ in Loopback.connect(port) }
         for fd in waiters {
-            let request = Array("GET /wait?version=1 HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
-            _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            Loopback.send(fd, Array("GET /wait?version=1 HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
         }
         Thread.sleep(forTimeInterval: 0.2)
-        #expect(statusCode(exchange(port, "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")) == 503)
+        #expect(statusCode(Loopback.exchange(port, "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")) == 503)
         #expect(running.stop(), "serve returns after stop")
         for fd in waiters {
-            #expect(readAll(fd).hasSuffix(#"{"version":1}"#), "a waiting request is answered when the server stops")
+            #expect(Loopback.readToEnd(fd).hasSuffix(#"{"version":1}"#), "a waiting request is answered when the server stops")
             close(fd)
         }
     }
