@@ -52,11 +52,14 @@ let package = Package(
             dependencies: ["CPNG"]
         ),
 
+        // A cache hint the fused compositor needs and Swift lacks (a static inline function).
+        .target(name: "CRasterHints"),
+
         // MARK: - Engine
 
         .target(
             name: "Compositor",
-            dependencies: ["CPixman", "CPNG", "CPNGDecode"]
+            dependencies: ["CPixman", "CPNG", "CPNGDecode", "CRasterHints"]
         ),
 
         // MARK: - Text: fonts, shaping (HarfBuzz), line breaking (ICU), glyph outlines

@@ -53,9 +53,20 @@ public final class Canvas {
             fillBox(box.intersection(region), color: color, blendMode: blendMode)
             return
         }
-        guard let source = paint.pixmanSource(transform: paintTransform ?? transform, format: surface.format) else { return }
+        // A solid colour, source-over onto 8-bit (A/X)RGB: the cell rasterizer composites it
+        // straight from its cells where its coverage is exact (no mask, no pixman image).
+        var solid: Rasterizer.SolidTarget?
+        if clipMask == nil, blendMode == .normal, surface.format == .argb32 || surface.format == .xrgb32,
+           case .color(let color) = paint {
+            let c = pixmanColor(premultiplied: color, for: surface.format)
+            let source = UInt32(c.alpha >> 8) << 24 | UInt32(c.red >> 8) << 16 | UInt32(c.green >> 8) << 8 | UInt32(c.blue >> 8)
+            solid = Rasterizer.SolidTarget(source: source, pixels: surface.data, stride: surface.stride)
+        }
+        var pixmanSource: PixmanSource?
         try rasterizer.rasterize(path, transform: transform, fillRule: fillRule, clip: region,
-                                 opacity: opacity, tolerance: tolerance) { mask, stride, rect in
+                                 opacity: opacity, tolerance: tolerance, solid: solid) { mask, stride, rect in
+            if pixmanSource == nil { pixmanSource = paint.pixmanSource(transform: paintTransform ?? transform, format: surface.format) }
+            guard let source = pixmanSource else { return }
             guard let maskImage = pixman_image_create_bits(
                 PIXMAN_a8, Int32(rect.width), Int32(rect.height),
                 UnsafeMutableRawPointer(mutating: mask).assumingMemoryBound(to: UInt32.self), Int32(stride))

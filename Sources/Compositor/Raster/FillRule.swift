@@ -16,8 +16,11 @@ public enum FillRule: String, Hashable, Sendable {
 /// pixel (a self-crossing path), the areas cancel before the fold and the pixel comes out too
 /// light, up to fully wrong.
 public enum CoverageQuality: String, Hashable, Sendable, CaseIterable {
-    /// Exact area under both rules (the default): strips of rows where several chains share a
-    /// pixel are found and resolved region by region. Costs more only on self-crossing paths.
+    /// Exact area under both rules (the default). Paths proven single-wound (convex contours
+    /// no pixel apart: circles, rounded rectangles, capsules, in any transform) are accumulated
+    /// in integer cells, where that is exact; for the others, strips of rows where several
+    /// chains share a pixel are found and resolved region by region. Costs more only on
+    /// self-crossing paths.
     case exact
     /// Accumulation everywhere, as Blend2D, FreeType and font-rs do: identical to `.exact` on
     /// every pixel a single chain crosses; on the self-crossing S4 a mean error of 0.64 levels

@@ -110,20 +110,7 @@ enum MaskKernels {
     @inline(__always)
     static func blend4(_ p: UnsafeMutablePointer<UInt32>, _ c: UInt32, _ table: UnsafePointer<UInt32>) {
         let s = SIMD4<UInt32>(table[Int(c & 0xff)], table[Int((c >> 8) & 0xff)], table[Int((c >> 16) & 0xff)], table[Int(c >> 24)])
-        let low = SIMD8<UInt16>(repeating: 0x80), ceiling = SIMD8<UInt16>(repeating: 255)
-        @inline(__always) func scale(_ x: SIMD8<UInt16>, _ a: SIMD8<UInt16>) -> SIMD8<UInt16> {
-            let t = x &* a &+ low
-            return (t &+ (t &>> 8)) &>> 8
-        }
-        let keep = 255 &- (s &>> 24)
-        let keep16 = unsafeBitCast(keep | (keep &<< 16), to: SIMD8<UInt16>.self)
-        let sourceRB = unsafeBitCast(s & 0x00ff_00ff, to: SIMD8<UInt16>.self)
-        let sourceAG = unsafeBitCast((s &>> 8) & 0x00ff_00ff, to: SIMD8<UInt16>.self)
-        let d = UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt32>.self)
-        let rb = pointwiseMin(scale(unsafeBitCast(d & 0x00ff_00ff, to: SIMD8<UInt16>.self), keep16) &+ sourceRB, ceiling)
-        let ag = pointwiseMin(scale(unsafeBitCast((d &>> 8) & 0x00ff_00ff, to: SIMD8<UInt16>.self), keep16) &+ sourceAG, ceiling)
-        let out = unsafeBitCast(rb, to: SIMD4<UInt32>.self) | (unsafeBitCast(ag, to: SIMD4<UInt32>.self) &<< 8)
-        UnsafeMutableRawPointer(p).storeBytes(of: out, as: SIMD4<UInt32>.self)
+        SpanKernels.over(p, SpanKernels.lanes(s & 0x00ff_00ff), SpanKernels.lanes((s &>> 8) & 0x00ff_00ff))
     }
 
     /// Blends `count` pixels of one row from `coverage` onto the destination from `row`, four

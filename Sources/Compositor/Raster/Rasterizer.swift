@@ -62,6 +62,10 @@ public final class Rasterizer {
     private var segments: [Double] = []
     private var segmentContours: [Int32] = []
     private var rows = RowScratch()
+    private let cellRasterizer = CellRasterizer()
+    /// Per chunk of a cell band: the first and one past the last column with coverage
+    /// (`MaskSink`), lows then highs.
+    private var chunkBounds = ScratchBuffer<Int32>()
     /// Per band, the parts of the mask that hold coverage: chunks of `spanChunkRows` rows at
     /// their tight x extent (device pixels). Valid during `emit`.
     private var spans = ScratchBuffer<PixelRect>()
@@ -72,6 +76,8 @@ public final class Rasterizer {
     private var maskCapacity: Int
     /// Pixels whose coverage was computed (for render statistics).
     public private(set) var coveragePixels = 0
+    /// Paths whose coverage came from the cell rasterizer (statistics, tests).
+    private(set) var cellPaths = 0
     /// Rows resolved region by region because several chains shared a pixel (statistics).
     public private(set) var exactRows = 0
     /// The most line segments one path may flatten into (`maximumFlattenedSegments`, 2^24, by
@@ -80,6 +86,10 @@ public final class Rasterizer {
     public var maximumSegments = maximumFlattenedSegments
     /// Exact area everywhere (the default), or accumulation only (see `CoverageQuality`).
     public var coverageQuality = CoverageQuality.exact
+    /// Whether the cell rasterizer takes the paths whose coverage it gets exactly (and every
+    /// path under `.fast`). Off, every path goes through the strip resolver: for tests that
+    /// hold the two against each other.
+    var usesCells = true
 
     public init() {
         accumulationCapacity = 4096
@@ -106,6 +116,25 @@ public final class Rasterizer {
     public func rasterize(_ path: Path, transform: CGAffineTransform = .identity, fillRule: FillRule = .nonZero,
                           clip: PixelRect, opacity: Double = 1, tolerance: Double = flatteningTolerance,
                           emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
+        try rasterize(path, transform: transform, fillRule: fillRule, clip: clip, opacity: opacity, tolerance: tolerance,
+                      solid: nil, emit: emit)
+    }
+
+    /// Where a solid colour goes when the fill can skip the mask: premultiplied 8-bit
+    /// (A/X)RGB rows, source-over (see `SolidOverSink`).
+    struct SolidTarget {
+        /// The colour as pixman stores it: premultiplied, alpha in the top byte.
+        var source: UInt32
+        /// Device pixel (0, 0) of the rows.
+        var pixels: UnsafeMutableRawPointer
+        var stride: Int
+    }
+
+    /// `rasterize(…emit:)`, and with `solid`, the colour composited straight from the cells
+    /// wherever the cell rasterizer's coverage is the exact one (`emit` is then not called).
+    func rasterize(_ path: Path, transform: CGAffineTransform = .identity, fillRule: FillRule = .nonZero,
+                   clip: PixelRect, opacity: Double = 1, tolerance: Double = flatteningTolerance, solid: SolidTarget?,
+                   emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
         let tolerance = tolerance.isFinite && tolerance > 0 ? max(tolerance, 1e-4) : flatteningTolerance
         let segmentCount = path.flattenedSegmentCount(transform: transform, tolerance: tolerance)
         guard segmentCount <= maximumSegments else {
@@ -123,15 +152,18 @@ public final class Rasterizer {
         var finite = true
         var contour: Int32 = -1
         var vertex: UInt32 = 0
+        var shape = ContourShapeCheck()
         path.flatten(transform: transform, tolerance: tolerance, balanced: true,
                      moveTo: { x, y in
                          minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                         shape.move(x, y)
                          let (dx, dy) = perturbation(&vertex)
                          sx = x + dx; sy = y + dy; lx = sx; ly = sy; contour += 1
                      },
                      lineTo: { x, y in
                          if !(x.isFinite && y.isFinite) { finite = false; return }
                          minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                         shape.line(x, y)
                          let (dx, dy) = perturbation(&vertex)
                          let px = x + dx, py = y + dy
                          if py != ly {
@@ -141,6 +173,7 @@ public final class Rasterizer {
                          lx = px; ly = py
                      },
                      close: { _ in
+                         shape.close()
                          if sy != ly {
                              segs.append(lx); segs.append(ly); segs.append(sx); segs.append(sy)
                              contours.append(contour)
@@ -160,6 +193,11 @@ public final class Rasterizer {
         let y0 = clampedFloor(minY, clip.y, clip.maxY), y1 = clampedCeil(maxY, clip.y, clip.maxY)
         guard x1 > x0, y1 > y0 else { return }
         let width = x1 - x0
+        if usesCells, coverageQuality == .fast || shape.simple, width < cellMaximumExtent, y1 - y0 < cellMaximumExtent {
+            try rasterizeCells(segs, region: PixelRect(x: x0, y: y0, width: width, height: y1 - y0), fillRule: fillRule,
+                               opacity: opacity, shift: shape.simple ? cellShiftSimple : cellShiftFast, solid: solid, emit: emit)
+            return
+        }
         // Cells: a guard column on the left (where geometry left of the band lands, see
         // `appendClipped`), the band's `width` columns, and two on the right that the
         // accumulation may touch.
@@ -180,6 +218,47 @@ public final class Rasterizer {
             coveragePixels += width * bandRows
             try emit(mask, maskStride, PixelRect(x: x0, y: top, width: width, height: bandRows))
             top += bandRows
+        }
+    }
+
+    /// The fast tier: `segments` (device pixels) accumulated in integer cells band by band
+    /// (`CellRasterizer`), composited straight into `solid`'s rows or written to a mask for `emit`.
+    private func rasterizeCells(_ segments: [Double], region: PixelRect, fillRule: FillRule, opacity: Double, shift: Int,
+                                solid: SolidTarget?,
+                                emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
+        let cellRasterizer = self.cellRasterizer
+        cellPaths += 1
+        cellRasterizer.begin(width: region.width, height: region.height, shift: shift)
+        segments.withUnsafeBufferPointer { cellRasterizer.add(segments: $0, origin: (Double(region.x), Double(region.y))) }
+        let bandRows = max(8, cellBandBytes / (4 * cellRasterizer.stride))
+        coveragePixels += region.width * region.height
+        if let solid {
+            var sink = SolidOverSink(origin: solid.pixels + region.y * solid.stride + region.x * 4, stride: solid.stride,
+                                     source: solid.source)
+            try cellRasterizer.run(bandRows: bandRows, fillRule: fillRule, opacity: opacity, sink: &sink)
+            return
+        }
+        let maskStride = (region.width + 3) & ~3
+        let rows = min(bandRows, region.height)
+        reserve(cells: 0, maskBytes: maskStride * rows)
+        let chunks = (rows + spanChunkRows - 1) / spanChunkRows
+        chunkBounds.reset(count: 2 * chunks, to: 0)
+        let mask = self.mask
+        try withoutActuallyEscaping(emit) { emit in
+            var sink = MaskSink(mask: mask, stride: maskStride, width: region.width, chunkLo: chunkBounds.base,
+                                chunkHi: chunkBounds.base + chunks) { [unowned self] top, rows in
+                spans.removeAll()
+                for c in 0..<((rows + spanChunkRows - 1) / spanChunkRows) {
+                    let lo = Int(chunkBounds[c]), hi = Int(chunkBounds[chunks + c])
+                    guard hi > lo else { continue }
+                    let chunkTop = c * spanChunkRows
+                    spans.append(PixelRect(x: region.x + lo, y: region.y + top + chunkTop, width: hi - lo,
+                                           height: min(spanChunkRows, rows - chunkTop)))
+                }
+                guard spans.count > 0 else { return }
+                try emit(mask, maskStride, PixelRect(x: region.x, y: region.y + top, width: region.width, height: rows))
+            }
+            try cellRasterizer.run(bandRows: bandRows, fillRule: fillRule, opacity: opacity, sink: &sink)
         }
     }
 

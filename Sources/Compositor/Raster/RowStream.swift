@@ -57,12 +57,8 @@ struct RowScratch: ~Copyable {
                 // [0, 1], so no product of a huge coordinate and a huge slope), then the slope of
                 // what is left (0 for a run so flat that it overflows: its height is nil).
                 let (ox0, oy0, ox1, oy1) = (x0, y0, x1, y1)
-                @inline(__always) func x(at y: Double) -> Double {
-                    let t = (y - oy0) / (oy1 - oy0)
-                    return ox0 * (1 - t) + ox1 * t
-                }
-                if y0 < 0 { x0 = x(at: 0); y0 = 0 }
-                if y1 > height { x1 = x(at: height); y1 = height }
+                if y0 < 0 { x0 = interpolatedX(at: 0, ox0, oy0, ox1, oy1); y0 = 0 }
+                if y1 > height { x1 = interpolatedX(at: height, ox0, oy0, ox1, oy1); y1 = height }
                 guard y1 > y0 else { continue }
                 let slope = (x1 - x0) / (y1 - y0)
                 edges.append(Edge(xa: x0, ya: y0, xb: x1, yb: y1, slope: slope.isFinite ? slope : 0, dir: dir, contour: contour))

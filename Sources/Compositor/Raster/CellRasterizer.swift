@@ -1,0 +1,398 @@
+import Foundation
+
+/// Fixed-point bits per pixel of the cell rasterizer for paths proven single-wound: 19.12.
+/// AGG and Blend2D use 24.8, which places a vertex within 1/512 px and splits a row's height
+/// between cells in steps of 1/256 px: up to a level of coverage each, enough to put S2's
+/// capsules 3 levels off the exact area. At 1/4,096 px both are a sixteenth of that. A full
+/// pixel is then 2²⁵ in a cell sum, so a pixel's winding may reach only ±63 before the sum
+/// wraps: no concern where every winding is 0 or ±1 (`ContourShapeCheck`).
+let cellShiftSimple = 12
+
+/// Fixed-point bits for `CoverageQuality.fast`, where windings pile up (S4): 22.10, windings
+/// up to ±1,023 per pixel (Blend2D's 24.8 allows ±16,383), vertices within 1/2,048 px.
+let cellShiftFast = 10
+
+/// The widest and tallest region the cell rasterizer takes: x · 4,096 must fit an Int32.
+let cellMaximumExtent = 1 << 19
+
+/// The most cells one band of the cell rasterizer holds: 64 Ki Int32 (256 KiB), so a band's
+/// cells stay in L2 while its pixels are composited (RASTER.md §3.2: Blend2D's band rule).
+let cellBandBytes = 1 << 18
+
+/// One flattened edge in region-local fixed point (`CellRasterizer.shift` bits), top end first.
+struct FixedEdge {
+    var x0: Int32, y0: Int32, x1: Int32, y1: Int32
+    /// +1 where the segment ran down (y growing), −1 where it ran up.
+    var dir: Int32
+}
+
+/// Coverage of a polygon by signed-area accumulation in integer cells, band by band: the
+/// fast tier of the rasterizer (RASTER.md §3.2).
+///
+/// Each edge adds, to every cell it crosses, its signed height there (`cover`, in units of
+/// 2⁻ˢʰⁱᶠᵗ px) and the area between it and the cell's left side (`area`); both go into one
+/// Int32 per cell, merged as Blend2D merges them: `cell[x] += cover·2·one − area`,
+/// `cell[x + 1] += area`. The prefix sum of a row is then each pixel's signed covered area,
+/// 2·one² for a full pixel (`fullCoverage`),
+/// and the fill rule folds it. Rows are walked with an integer DDA (AGG's `render_line` and
+/// `render_hline`): no division per row, no floating point.
+///
+/// The fold is exact wherever a pixel holds winding numbers {k, k ± 1} only: every pixel a
+/// single chain of edges crosses (convex shapes, circles, rounded rectangles, capsules). Where
+/// opposite windings meet in one pixel it is Blend2D's approximation (`CoverageQuality.fast`).
+/// `Rasterizer` uses it for paths it can prove simple (`ContourShapeCheck`) and for `.fast`.
+///
+/// Limits: coordinates are clipped to the region first (in `Double`), so any finite input
+/// is safe; a region is at most `cellMaximumExtent` px wide and high. Windings beyond the
+/// precision's limit (`cellShiftSimple`, `cellShiftFast`) make that pixel's coverage wrong,
+/// never a trap (wrapping arithmetic).
+///
+/// Not thread-safe: one per `Rasterizer`.
+final class CellRasterizer {
+    private var edges = ScratchBuffer<FixedEdge>()
+    private var bandCounts = ScratchBuffer<Int32>()
+    private var order = ScratchBuffer<Int32>()
+    private var active = ScratchBuffer<Int32>()
+    private var kept = ScratchBuffer<Int32>()
+    /// Per row of the band: the first touched cell and one past the last (first ≥ last: none).
+    private var rowFirst = ScratchBuffer<Int32>()
+    private var rowLast = ScratchBuffer<Int32>()
+    private var cells: UnsafeMutablePointer<Int32>
+    private var cellCapacity: Int
+    private(set) var width = 0
+    private(set) var height = 0
+    /// Cells per row: the region's columns, two more that edges on its right side touch,
+    /// rounded up to 8 so vector loads stay inside the row.
+    private(set) var stride = 0
+    /// Fixed-point bits per pixel of this polygon.
+    private(set) var shift = cellShiftSimple
+    private var one: Int { 1 << shift }
+
+    init() {
+        cellCapacity = 1 << 12
+        cells = .allocate(capacity: cellCapacity)
+        cells.initialize(repeating: 0, count: cellCapacity)
+    }
+
+    deinit { cells.deallocate() }
+
+    /// Starts a polygon over a region of `width` × `height` pixels (its top-left is local (0, 0)),
+    /// with `shift` fixed-point bits per pixel.
+    func begin(width: Int, height: Int, shift: Int) {
+        self.shift = shift
+        self.width = width
+        self.height = height
+        stride = (width + 2 + 7) & ~7
+        edges.removeAll()
+    }
+
+    var edgeCount: Int { edges.count }
+
+    /// Adds the segments in `segments` (x0, y0, x1, y1 each, device pixels), moved by
+    /// −`origin` into the region's coordinates.
+    func add(segments: UnsafeBufferPointer<Double>, origin: (x: Double, y: Double)) {
+        // Appends go to a local buffer: on the class's property every append would be a
+        // dynamic exclusivity check.
+        var local = ScratchBuffer<FixedEdge>(capacity: 1)
+        swap(&local, &edges)
+        let clip = EdgeClip(width: Double(width), height: Double(height), one: Double(one))
+        var i = 0
+        while i + 3 < segments.count {
+            clip.add(segments[i] - origin.x, segments[i + 1] - origin.y, segments[i + 2] - origin.x, segments[i + 3] - origin.y,
+                     to: &local)
+            i += 4
+        }
+        swap(&local, &edges)
+    }
+
+    /// Rasterizes the polygon band by band (`bandRows` rows each) and hands each band's rows to
+    /// `sink`, which reads their coverage through `walkRow` (and so clears the cells).
+    func run<Sink: CoverageSink>(bandRows: Int, fillRule: FillRule, opacity: Double, sink: inout Sink) throws {
+        guard edges.count > 0, width > 0, height > 0 else { return }
+        let bandRows = max(1, min(bandRows, height))
+        let bands = (height + bandRows - 1) / bandRows
+        reserve(cells: stride * bandRows)
+        // Edges by the band they start in (a counting sort).
+        bandCounts.reset(count: bands + 1, to: 0)
+        order.reset(count: edges.count, to: 0)
+        active.reset(count: edges.count, to: 0)
+        kept.reset(count: edges.count, to: 0)
+        let e = edges.view, counts = bandCounts.view, order = self.order.view
+        var active = self.active.view, kept = self.kept.view
+        let shift = self.shift
+        for i in 0..<e.count { counts[(Int(e[i].y0) >> shift) / bandRows + 1] &+= 1 }
+        for b in 0..<bands { counts[b + 1] &+= counts[b] }
+        for i in 0..<e.count {
+            let b = (Int(e[i].y0) >> shift) / bandRows
+            order[Int(counts[b])] = Int32(i)
+            counts[b] &+= 1
+        }
+        // counts[b] now ends band b's bucket.
+        let fold = CoverageFold(fillRule: fillRule, opacity: opacity, shift: shift)
+        var activeCount = 0
+        var next = 0
+        rowFirst.reset(count: bandRows, to: .max)
+        rowLast.reset(count: bandRows, to: 0)
+        for b in 0..<bands {
+            let top = b * bandRows, rows = min(bandRows, height - top)
+            let fixedTop = Int32(top << shift), fixedBottom = Int32((top + rows) << shift)
+            var keptCount = 0
+            for n in 0..<activeCount where e[Int(active[n])].y1 > fixedTop {
+                kept[keptCount] = active[n]
+                keptCount += 1
+            }
+            let end = Int(counts[b])
+            while next < end {
+                kept[keptCount] = order[next]
+                keptCount += 1
+                next += 1
+            }
+            swap(&active, &kept)
+            activeCount = keptCount
+            guard activeCount > 0 else { continue }
+            let first = rowFirst.view, last = rowLast.view, cells = self.cells, stride = self.stride, width = self.width
+            for n in 0..<activeCount {
+                let edge = e[Int(active[n])]
+                rasterize(edge, top: fixedTop, bottom: fixedBottom, cells: cells, stride: stride, shift: shift, first: first, last: last)
+            }
+            sink.band(top: top, rows: rows)
+            if rows > 0 { sink.prefetch(0, Int(first[0]), min(width, Int(last[0]))) }
+            for r in 0..<rows {
+                let lo = Int(first[r]), hi = Int(last[r])
+                first[r] = .max; last[r] = 0
+                // The next row's pixels are a stride away: start loading them now.
+                if r + 1 < rows { sink.prefetch(r + 1, Int(first[r + 1]), min(width, Int(last[r + 1]))) }
+                walkRow(cells + r * stride, first: lo, last: hi, width: width, fold: fold, row: r, sink: &sink)
+            }
+            try sink.endBand()
+        }
+    }
+
+    private func reserve(cells count: Int) {
+        guard count > cellCapacity else { return }
+        cells.deallocate()
+        cellCapacity = count
+        cells = .allocate(capacity: count)
+        cells.initialize(repeating: 0, count: count)
+    }
+
+    /// Adds the part of `edge` between the band's rows `top` and `bottom` (fixed point) to the
+    /// cells: AGG's `render_line`, rows walked with an integer DDA.
+    @inline(__always)
+    private func rasterize(_ edge: FixedEdge, top: Int32, bottom: Int32, cells: UnsafeMutablePointer<Int32>, stride: Int, shift: Int,
+                           first: ScratchView<Int32>, last: ScratchView<Int32>) {
+        var ya = Int(edge.y0), yb = Int(edge.y1)
+        var xa = Int(edge.x0), xb = Int(edge.x1)
+        let ex0 = xa, ey0 = ya, dxAll = Int(edge.x1) - Int(edge.x0), dyAll = Int(edge.y1) - Int(edge.y0)
+        // x at the band's top and bottom, from the edge's own ends (the same value for the
+        // bottom of one band and the top of the next, so they join).
+        @inline(__always) func x(at y: Int) -> Int {
+            ex0 + floorDivide((y - ey0) * dxAll, dyAll)
+        }
+        if ya < Int(top) { ya = Int(top); xa = x(at: ya) }
+        if yb > Int(bottom) { yb = Int(bottom); xb = x(at: yb) }
+        guard yb > ya else { return }
+        ya -= Int(top); yb -= Int(top)
+        let dir = edge.dir
+        let cells = self.cells, stride = self.stride
+        let one = 1 << shift, fraction = one - 1
+        let row0 = ya >> shift, rowEnd = yb >> shift
+        let fy0 = ya & fraction, fy1 = yb & fraction
+        if row0 == rowEnd {
+            hline(cells + row0 * stride, xa, fy0, xb, fy1, dir, shift, row0, first, last)
+            return
+        }
+        let dx = xb - xa, dy = yb - ya
+        if dx == 0 {
+            // Vertical: one cell per row, its area from the fixed x.
+            let ex = xa >> shift, twoFx = Int32((xa & fraction) * 2)
+            var row = row0
+            var from = fy0
+            while row < rowEnd || (row == rowEnd && fy1 > 0) {
+                let to = row == rowEnd ? fy1 : one
+                let d = Int32(to - from) &* dir
+                let p = cells + row * stride + ex
+                p[0] &+= d &* Int32(2 * one) &- twoFx &* d
+                p[1] &+= twoFx &* d
+                touch(row, ex, ex + 1, first, last)
+                from = 0
+                row += 1
+            }
+            return
+        }
+        // First row: from ya to the row's bottom.
+        let p = (one - fy0) * dx
+        let delta = floorDivide(p, dy)
+        let mod = p - delta * dy
+        var x = xa + delta
+        hline(cells + row0 * stride, xa, fy0, x, one, dir, shift, row0, first, last)
+        var row = row0 + 1
+        if row != rowEnd {
+            var step = DDAStep(one * dx, over: dy, carry: mod)
+            while row != rowEnd {
+                let x2 = x + step.next()
+                hline(cells + row * stride, x, 0, x2, one, dir, shift, row, first, last)
+                x = x2
+                row += 1
+            }
+        }
+        if fy1 > 0 { hline(cells + row * stride, x, 0, xb, fy1, dir, shift, row, first, last) }
+    }
+
+    /// One row's part of an edge, from (x1, y1) to (x2, y2), 0 ≤ y1 ≤ y2 ≤ one within the row:
+    /// AGG's `render_hline`, each cell's share of the height found with an integer DDA.
+    @inline(__always)
+    private func hline(_ line: UnsafeMutablePointer<Int32>, _ x1: Int, _ y1: Int, _ x2: Int, _ y2: Int, _ dir: Int32,
+                       _ shift: Int, _ row: Int, _ first: ScratchView<Int32>, _ last: ScratchView<Int32>) {
+        guard y2 > y1 else { return }
+        let one = 1 << shift, fraction = one - 1
+        let ex1 = x1 >> shift, ex2 = x2 >> shift
+        let fx1 = x1 & fraction, fx2 = x2 & fraction
+        @inline(__always) func add(_ ex: Int, _ cover: Int, _ area: Int) {
+            let c = Int32(truncatingIfNeeded: cover) &* dir, a = Int32(truncatingIfNeeded: area) &* dir
+            line[ex] &+= c &* Int32(2 * one) &- a
+            line[ex + 1] &+= a
+        }
+        if ex1 == ex2 {
+            let d = y2 - y1
+            add(ex1, d, (fx1 + fx2) * d)
+            touch(row, ex1, ex1 + 1, first, last)
+            return
+        }
+        touch(row, min(ex1, ex2), max(ex1, ex2) + 1, first, last)
+        var dx = x2 - x1
+        let dy = y2 - y1
+        let p: Int, firstEdge: Int, direction: Int
+        if dx > 0 {
+            p = (one - fx1) * dy; firstEdge = one; direction = 1
+        } else {
+            p = fx1 * dy; firstEdge = 0; direction = -1; dx = -dx
+        }
+        var delta = p / dx
+        let mod = p - delta * dx
+        var ex = ex1
+        var y = y1
+        add(ex, delta, (fx1 + firstEdge) * delta)
+        ex += direction
+        y += delta
+        if ex != ex2 {
+            var step = DDAStep(one * dy, over: dx, carry: mod)
+            while ex != ex2 {
+                delta = step.next()
+                add(ex, delta, one * delta)
+                y += delta
+                ex += direction
+            }
+        }
+        let d = y2 - y
+        add(ex, d, (fx2 + one - firstEdge) * d)
+    }
+
+    @inline(__always)
+    private func touch(_ row: Int, _ lo: Int, _ hi: Int, _ first: ScratchView<Int32>, _ last: ScratchView<Int32>) {
+        if Int32(truncatingIfNeeded: lo) < first[row] { first[row] = Int32(truncatingIfNeeded: lo) }
+        if Int32(truncatingIfNeeded: hi + 1) > last[row] { last[row] = Int32(truncatingIfNeeded: hi + 1) }
+    }
+}
+
+/// Steps of `total / denominator`, whole numbers that add up exactly: each is the quotient,
+/// plus one whenever the carried remainder passes the denominator (AGG's lift, rem and mod).
+struct DDAStep {
+    private let lift: Int, remainder: Int, denominator: Int
+    private var carry: Int
+
+    /// `carry`: the remainder left by the first, partial step (0 ≤ carry < denominator).
+    @inline(__always)
+    init(_ total: Int, over denominator: Int, carry: Int) {
+        lift = floorDivide(total, denominator)
+        remainder = total - lift * denominator
+        self.denominator = denominator
+        self.carry = carry - denominator
+    }
+
+    @inline(__always)
+    mutating func next() -> Int {
+        carry += remainder
+        if carry >= 0 {
+            carry -= denominator
+            return lift + 1
+        }
+        return lift
+    }
+}
+
+/// x on the line through (x0, y0) and (x1, y1) at height y, interpolated between the ends
+/// (t in [0, 1] for y between them: no product of a huge coordinate and a huge slope).
+@inline(__always)
+func interpolatedX(at y: Double, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Double {
+    let t = (y - y0) / (y1 - y0)
+    return x0 * (1 - t) + x1 * t
+}
+
+/// ⌊a / b⌋ for b > 0.
+@inline(__always)
+func floorDivide(_ a: Int, _ b: Int) -> Int {
+    let q = a / b
+    return (a % b != 0 && a < 0) ? q - 1 : q
+}
+
+/// Cuts segments to a region and stores them as fixed-point edges (`CellRasterizer.add`).
+private struct EdgeClip {
+    let width: Double, height: Double
+    /// Fixed-point units per pixel.
+    let one: Double
+
+    /// Adds the segment from (x0, y0) to (x1, y1), in region-local pixels (any finite values).
+    /// Parts above or below the region and right of it are dropped (they cover none of its
+    /// pixels); parts left of it become vertical edges on its left side, which wind every
+    /// pixel to their right just as they did.
+    @inline(__always)
+    func add(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, to edges: inout ScratchBuffer<FixedEdge>) {
+        guard y0 != y1 else { return }
+        var (xa, ya, xb, yb) = y0 < y1 ? (x0, y0, x1, y1) : (x1, y1, x0, y0)
+        let dir: Int32 = y0 < y1 ? 1 : -1
+        let h = height, w = width
+        if yb <= 0 || ya >= h || (xa >= w && xb >= w) { return }
+        if ya < 0 || yb > h {
+            // Cut to the region's rows between the original ends (t in [0, 1]: no product of a
+            // huge coordinate and a huge slope).
+            let (ox0, oy0, ox1, oy1) = (xa, ya, xb, yb)
+            if ya < 0 { xa = interpolatedX(at: 0, ox0, oy0, ox1, oy1); ya = 0 }
+            if yb > h { xb = interpolatedX(at: h, ox0, oy0, ox1, oy1); yb = h }
+        }
+        if xa >= 0, xb >= 0, xa <= w, xb <= w {
+            push(&edges, xa, ya, xb, yb, dir)
+            return
+        }
+        // x is linear in y: the segment crosses each side at most once. Cut it there, and
+        // keep each piece by where its middle lies.
+        @inline(__always) func crossing(_ bound: Double) -> (y: Double, x: Double)? {
+            guard (xa < bound) != (xb < bound) else { return nil }
+            return (min(yb, max(ya, ya + (bound - xa) / (xb - xa) * (yb - ya))), bound)
+        }
+        @inline(__always) func piece(_ pya: Double, _ pxa: Double, _ pyb: Double, _ pxb: Double) {
+            guard pyb > pya else { return }
+            let mid = (pxa + pxb) / 2
+            if mid < 0 {
+                push(&edges, 0, pya, 0, pyb, dir)
+            } else if mid <= w {
+                push(&edges, min(w, max(0, pxa)), pya, min(w, max(0, pxb)), pyb, dir)
+            }
+        }
+        var c1 = crossing(0), c2 = crossing(w)
+        if let a = c1, let b = c2, b.y < a.y { (c1, c2) = (b, a) }
+        var y = ya, x = xa
+        if let cut = c1 { piece(y, x, cut.y, cut.x); (y, x) = cut }
+        if let cut = c2 { piece(y, x, cut.y, cut.x); (y, x) = cut }
+        piece(y, x, yb, xb)
+    }
+
+    /// Stores a segment already inside the region, top end first, in fixed point.
+    @inline(__always)
+    private func push(_ edges: inout ScratchBuffer<FixedEdge>, _ xa: Double, _ ya: Double, _ xb: Double, _ yb: Double, _ dir: Int32) {
+        // Non-negative values: adding ½ and truncating rounds them.
+        let fy0 = Int32(ya * one + 0.5), fy1 = Int32(yb * one + 0.5)
+        guard fy1 > fy0 else { return }
+        edges.append(FixedEdge(x0: Int32(xa * one + 0.5), y0: fy0, x1: Int32(xb * one + 0.5), y1: fy1, dir: dir))
+    }
+}

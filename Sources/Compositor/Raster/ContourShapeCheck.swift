@@ -1,0 +1,105 @@
+import Foundation
+
+/// Decides, while a path is flattened, whether accumulation alone gives its exact coverage:
+/// whether every pixel can hold only the winding numbers {0, 1} (or {0, −1}).
+///
+/// That holds for a polygon that turns one way only and changes vertical direction at most
+/// twice: a convex polygon (turning one way through 4π or more needs at least four changes).
+/// It holds for several such contours too when no pixel is shared by two of them (their
+/// bounding boxes, rounded out to whole pixels, are disjoint). Circles, ellipses, rectangles,
+/// rounded rectangles and capsules, in any affine transform, pass; self-crossing paths, holes
+/// and concave outlines fail and go to the exact tier (`CoverageQuality`).
+///
+/// A turn is counted only where the cross product of consecutive edges exceeds 10⁻⁹ of their
+/// lengths' product: collinear pieces of a straight side may then lean either way by rounding.
+/// A concave corner that slight puts a double winding on an area below 10⁻⁹ px², nothing an
+/// 8-bit coverage can show.
+struct ContourShapeCheck {
+    /// The most contours checked against each other (pairwise box tests); more is "not simple".
+    static let maximumContours = 8
+
+    private(set) var simple = true
+    private var boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] = []
+    private var startX = 0.0, startY = 0.0, lastX = 0.0, lastY = 0.0
+    private var firstDX = 0.0, firstDY = 0.0, previousDX = 0.0, previousDY = 0.0
+    private var hasEdge = false
+    private var turn = 0
+    private var firstYSign = 0, lastYSign = 0, yChanges = 0
+    private var firstXSign = 0, lastXSign = 0, xChanges = 0
+    private var minX = 0.0, minY = 0.0, maxX = 0.0, maxY = 0.0
+
+    init() { boxes.reserveCapacity(Self.maximumContours) }
+
+    /// Starts a contour at (x, y).
+    @inline(__always)
+    mutating func move(_ x: Double, _ y: Double) {
+        startX = x; startY = y; lastX = x; lastY = y
+        hasEdge = false
+        turn = 0
+        firstYSign = 0; lastYSign = 0; yChanges = 0
+        firstXSign = 0; lastXSign = 0; xChanges = 0
+        minX = x; maxX = x; minY = y; maxY = y
+    }
+
+    /// An edge to (x, y).
+    @inline(__always)
+    mutating func line(_ x: Double, _ y: Double) {
+        guard simple else { return }
+        let dx = x - lastX, dy = y - lastY
+        guard dx != 0 || dy != 0 else { return }
+        lastX = x; lastY = y
+        minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+        if hasEdge {
+            corner(previousDX, previousDY, dx, dy)
+        } else {
+            firstDX = dx; firstDY = dy
+            hasEdge = true
+        }
+        direction(dx, dy)
+        previousDX = dx; previousDY = dy
+    }
+
+    /// Ends the contour with its closing edge.
+    @inline(__always)
+    mutating func close() {
+        guard simple else { return }
+        line(startX, startY)
+        guard hasEdge, simple else { return }
+        corner(previousDX, previousDY, firstDX, firstDY)
+        if firstYSign != 0, lastYSign != 0, firstYSign != lastYSign { yChanges += 1 }
+        if firstXSign != 0, lastXSign != 0, firstXSign != lastXSign { xChanges += 1 }
+        if yChanges > 2 || xChanges > 2 { simple = false; return }
+        // Whole pixels this contour may touch; no other contour may touch one of them.
+        let box = (minX.rounded(.down) - 1, minY.rounded(.down) - 1, maxX.rounded(.up) + 1, maxY.rounded(.up) + 1)
+        for b in boxes where box.0 < b.maxX && b.minX < box.2 && box.1 < b.maxY && b.minY < box.3 {
+            simple = false
+            return
+        }
+        guard boxes.count < Self.maximumContours else { simple = false; return }
+        boxes.append(box)
+    }
+
+    @inline(__always)
+    private mutating func corner(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) {
+        let cross = ax * by - ay * bx
+        let size = (abs(ax) + abs(ay)) * (abs(bx) + abs(by))
+        guard abs(cross) > 1e-9 * size else { return }
+        let sign = cross > 0 ? 1 : -1
+        if turn == 0 { turn = sign } else if turn != sign { simple = false }
+    }
+
+    @inline(__always)
+    private mutating func direction(_ dx: Double, _ dy: Double) {
+        if dy != 0 {
+            let s = dy > 0 ? 1 : -1
+            if firstYSign == 0 { firstYSign = s } else if s != lastYSign { yChanges += 1 }
+            lastYSign = s
+        }
+        if dx != 0 {
+            let s = dx > 0 ? 1 : -1
+            if firstXSign == 0 { firstXSign = s } else if s != lastXSign { xChanges += 1 }
+            lastXSign = s
+        }
+        if yChanges > 2 || xChanges > 2 { simple = false }
+    }
+}
