@@ -8,7 +8,7 @@ SWIFT ?= swift
 # chain, fontconfig its last resort, Noto Serif and JetBrains Mono the serif and monospaced designs.
 PACKAGES := libpixman-1-dev libpng-dev pkg-config binutils python3-numpy parallel python3-yaml libharfbuzz-dev libicu-dev libfontconfig-dev fonts-inter-variable \
             fonts-noto-core fonts-noto-color-emoji fonts-droid-fallback fonts-dejavu-core fonts-jetbrains-mono
-BENCH_PACKAGES := $(PACKAGES) libcairo2-dev libfreetype-dev
+BENCH_PACKAGES := $(PACKAGES) libcairo2-dev libfreetype-dev python3-pip
 # Headless Chromium for the report and preview tests in a real browser (ReportBrowserTests):
 # without recommends it is about 100 MB. Where it cannot start, those tests are skipped and say
 # why.
@@ -168,12 +168,15 @@ fuzz: deps
 	done
 
 # Reference scenes timed side by side with cairo in one process (Benchmarks/ is its own package).
+# Native Blend2D (b2dbench and b2dtext) is built first: its columns sit beside cairo's.
 bench: deps-bench
 	touch Benchmarks/Package.swift
+	Benchmarks/blend2d/build.sh >/dev/null
 	cd Benchmarks && $(SWIFT) run -c release bench
 
 bench-quick: deps-bench
 	touch Benchmarks/Package.swift
+	Benchmarks/blend2d/build.sh >/dev/null
 	cd Benchmarks && $(SWIFT) run -c release bench --quick
 
 clean:

@@ -94,6 +94,11 @@ struct Row: Codable {
     var directMs: Double
     var cairoMs: Double, cairoMinMs: Double, cairoMaxMs: Double
     var ratio: Double
+    /// Native Blend2D's median on the same scene (its `-fast` variants: the plain scene), timed
+    /// right after the engine's and cairo's rounds; nil when `b2dbench` is not built.
+    var blend2dMs: Double?
+    /// engineMs / blend2dMs.
+    var blend2dRatio: Double?
     var meanDiff: Double, p999Diff: Int, over8Fraction: Double
     var pixelsAgree: Bool
 }
@@ -244,7 +249,10 @@ final class SceneGraphEngine {
 
 var rows: [Row] = []
 print("runs \(options.runs) after \(options.warmup) warm-up, alternating engine / cairo; medians in ms")
-print(String(format: "%-8@ %10@ %10@ %10@ %7@ %9@ %9@ %8@  %@", "scene", "engine", "direct", "cairo", "ratio", "meanDiff", "p99.9", ">8 px", "pixels"))
+if blend2dBenchmark == nil { print("(no Blend2D columns: build b2dbench with Benchmarks/blend2d/build.sh, as make bench does)") }
+print("scene".rightPad(11) + ["engine", "direct", "cairo"].map { " " + $0.leftPad(10) }.joined() + " " + "ratio".leftPad(7)
+      + " " + "blend2d".leftPad(9) + " " + "/b2d".leftPad(8) + " " + "meanDiff".leftPad(9) + " " + "p99.9".leftPad(9)
+      + " " + ">8 px".leftPad(8) + "  pixels")
 for make in allScenes {
     let scene = make()
     if let wanted = options.scenes, !wanted.contains(scene.name) { continue }
@@ -273,13 +281,15 @@ for make in allScenes {
         tc.append(ms(now() - t0))
     }
     let ok = passes(scene.name, agreement)
+    let b2d = blend2dMs(scene.name)
     let row = Row(name: scene.name, engineMs: median(te), engineMinMs: te.min()!, engineMaxMs: te.max()!, directMs: median(td),
                   cairoMs: median(tc), cairoMinMs: tc.min()!, cairoMaxMs: tc.max()!,
-                  ratio: median(te) / median(tc), meanDiff: agreement.mean, p999Diff: agreement.p999,
-                  over8Fraction: agreement.over8, pixelsAgree: ok)
+                  ratio: median(te) / median(tc), blend2dMs: b2d, blend2dRatio: b2d.map { median(te) / $0 },
+                  meanDiff: agreement.mean, p999Diff: agreement.p999, over8Fraction: agreement.over8, pixelsAgree: ok)
     rows.append(row)
-    print(String(format: "%-8@ %10.3f %10.3f %10.3f %7@ %9.3f %9d %7.3f%%  %@", scene.name, row.engineMs, row.directMs, row.cairoMs,
-                 ok ? String(format: "%.2f", row.ratio) : "—", row.meanDiff, row.p999Diff, 100 * row.over8Fraction,
+    print(String(format: "%@ %10.3f %10.3f %10.3f %@ %@ %@ %9.3f %9d %7.3f%%  %@", scene.name.rightPad(11), row.engineMs, row.directMs,
+                 row.cairoMs, (ok ? String(format: "%.2f", row.ratio) : "—").leftPad(7), (b2d.map { String(format: "%.3f", $0) } ?? "–").leftPad(9),
+                 (row.blend2dRatio.map { String(format: "%.2f", $0) } ?? "–").leftPad(8), row.meanDiff, row.p999Diff, 100 * row.over8Fraction,
                  ok ? "agree" : "WRONG (not timed as a result)"))
 }
 
