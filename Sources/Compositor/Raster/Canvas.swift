@@ -50,6 +50,7 @@ public final class Canvas {
         }
         if clipMask == nil, opacity >= 1, !blendMode.needsPremaskedSource, case .color(let color) = paint,
            let rect = path.axisAlignedRectangle(transform: transform), let box = PixelRect(exactly: rect) {
+            try rasterizer.flushBatch()
             fillBox(box.intersection(region), color: color, blendMode: blendMode)
             return
         }
@@ -104,6 +105,7 @@ public final class Canvas {
     /// blend modes and clip mask.
     public func fill(masks: [(mask: Surface, x: Int, y: Int)], with paint: Paint, paintTransform: CGAffineTransform = .identity,
                      opacity: Double = 1, blendMode: BlendMode = .normal, clipMask: CoverageMask? = nil) throws {
+        try rasterizer.flushBatch()
         var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
         for m in masks where m.mask.width > 0 && m.mask.height > 0 {
             minX = min(minX, m.x); minY = min(minY, m.y)

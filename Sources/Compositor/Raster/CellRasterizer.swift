@@ -150,23 +150,53 @@ final class CellRasterizer {
             swap(&active, &kept)
             activeCount = keptCount
             guard activeCount > 0 else { continue }
-            let first = rowFirst.view, last = rowLast.view, cells = self.cells, stride = self.stride, width = self.width
+            let first = rowFirst.view, last = rowLast.view, cells = self.cells, stride = self.stride
             for n in 0..<activeCount {
                 let edge = e[Int(active[n])]
                 rasterize(edge, top: fixedTop, bottom: fixedBottom, cells: cells, stride: stride, shift: shift, first: first, last: last)
             }
-            sink.band(top: top, rows: rows)
-            if rows > 0 { sink.prefetch(0, Int(first[0]), min(width, Int(last[0]))) }
-            for r in 0..<rows {
-                let lo = Int(first[r]), hi = Int(last[r])
-                first[r] = .max; last[r] = 0
-                // The next row's pixels are a stride away: start loading them now.
-                if r + 1 < rows { sink.prefetch(r + 1, Int(first[r + 1]), min(width, Int(last[r + 1]))) }
-                walkRow(cells + r * stride, first: lo, last: hi, width: width, fold: fold, row: r, sink: &sink)
-            }
-            try sink.endBand()
+            try walkBand(top: top, rows: rows, width: width, stride: stride, fold: fold, sink: &sink)
         }
     }
+
+    /// Draws rows `top ..< top + rows` of a region `width` px wide from `pieces` (region-local
+    /// fixed point with `shift` bits, none reaching outside those rows): the band of one
+    /// command of a `FillBatch`.
+    func drawBand<Sink: CoverageSink>(_ pieces: UnsafeBufferPointer<FixedEdge>, width: Int, top: Int, rows: Int, shift: Int,
+                                      fold: CoverageFold, sink: inout Sink) throws {
+        let stride = (width + 2 + 7) & ~7
+        reserve(cells: stride * rows)
+        if rowFirst.count < rows {
+            rowFirst.reset(count: rows, to: .max)
+            rowLast.reset(count: rows, to: 0)
+        }
+        let first = rowFirst.view, last = rowLast.view, cells = self.cells
+        let fixedTop = Int32(top << shift), fixedBottom = Int32((top + rows) << shift)
+        for edge in pieces {
+            rasterize(edge, top: fixedTop, bottom: fixedBottom, cells: cells, stride: stride, shift: shift, first: first, last: last)
+        }
+        try walkBand(top: top, rows: rows, width: width, stride: stride, fold: fold, sink: &sink)
+    }
+
+    /// Hands the band's rows to `sink`, clearing the cells and the rows' touched ranges.
+    @inline(__always)
+    private func walkBand<Sink: CoverageSink>(top: Int, rows: Int, width: Int, stride: Int, fold: CoverageFold,
+                                              sink: inout Sink) throws {
+        let first = rowFirst.view, last = rowLast.view, cells = self.cells
+        sink.band(top: top, rows: rows)
+        if rows > 0 { sink.prefetch(0, Int(first[0]), min(width, Int(last[0]))) }
+        for r in 0..<rows {
+            let lo = Int(first[r]), hi = Int(last[r])
+            first[r] = .max; last[r] = 0
+            // The next row's pixels are a stride away: start loading them now.
+            if r + 1 < rows { sink.prefetch(r + 1, Int(first[r + 1]), min(width, Int(last[r + 1]))) }
+            walkRow(cells + r * stride, first: lo, last: hi, width: width, fold: fold, row: r, sink: &sink)
+        }
+        try sink.endBand()
+    }
+
+    /// The polygon's edges (valid until the next `begin`).
+    var edgeView: ScratchView<FixedEdge> { edges.view }
 
     private func reserve(cells count: Int) {
         guard count > cellCapacity else { return }
@@ -186,15 +216,12 @@ final class CellRasterizer {
         let ex0 = xa, ey0 = ya, dxAll = Int(edge.x1) - Int(edge.x0), dyAll = Int(edge.y1) - Int(edge.y0)
         // x at the band's top and bottom, from the edge's own ends (the same value for the
         // bottom of one band and the top of the next, so they join).
-        @inline(__always) func x(at y: Int) -> Int {
-            ex0 + floorDivide((y - ey0) * dxAll, dyAll)
-        }
+        @inline(__always) func x(at y: Int) -> Int { edgeX(at: y, ex0, ey0, dxAll, dyAll) }
         if ya < Int(top) { ya = Int(top); xa = x(at: ya) }
         if yb > Int(bottom) { yb = Int(bottom); xb = x(at: yb) }
         guard yb > ya else { return }
         ya -= Int(top); yb -= Int(top)
         let dir = edge.dir
-        let cells = self.cells, stride = self.stride
         let one = 1 << shift, fraction = one - 1
         let row0 = ya >> shift, rowEnd = yb >> shift
         let fy0 = ya & fraction, fy1 = yb & fraction
@@ -202,8 +229,7 @@ final class CellRasterizer {
             hline(cells + row0 * stride, xa, fy0, xb, fy1, dir, shift, row0, first, last)
             return
         }
-        let dx = xb - xa, dy = yb - ya
-        if dx == 0 {
+        if dxAll == 0 {
             // Vertical: one cell per row, its area from the fixed x.
             let ex = xa >> shift, twoFx = Int32((xa & fraction) * 2)
             var row = row0
@@ -220,15 +246,16 @@ final class CellRasterizer {
             }
             return
         }
-        // First row: from ya to the row's bottom.
-        let p = (one - fy0) * dx
-        let delta = floorDivide(p, dy)
-        let mod = p - delta * dy
-        var x = xa + delta
+        // Every row boundary's x is the edge's own x there (`edgeX`), however the edge was cut
+        // into bands: the first by one division, the others by a DDA seeded with the same
+        // quotient and remainder.
+        let boundary = (row0 + 1) << shift + Int(top)
+        var x = x(at: boundary)
         hline(cells + row0 * stride, xa, fy0, x, one, dir, shift, row0, first, last)
         var row = row0 + 1
         if row != rowEnd {
-            var step = DDAStep(one * dx, over: dy, carry: mod)
+            let p = (boundary - ey0) * dxAll
+            var step = DDAStep(one * dxAll, over: dyAll, carry: p - floorDivide(p, dyAll) * dyAll)
             while row != rowEnd {
                 let x2 = x + step.next()
                 hline(cells + row * stride, x, 0, x2, one, dir, shift, row, first, last)
@@ -327,6 +354,13 @@ struct DDAStep {
 func interpolatedX(at y: Double, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Double {
     let t = (y - y0) / (y1 - y0)
     return x0 * (1 - t) + x1 * t
+}
+
+/// x (fixed point) of the edge from (x0, y0) running dx, dy (dy > 0) at height y: the value
+/// the row walk reaches there, so an edge cut at a row boundary continues exactly.
+@inline(__always)
+func edgeX(at y: Int, _ x0: Int, _ y0: Int, _ dx: Int, _ dy: Int) -> Int {
+    x0 + floorDivide((y - y0) * dx, dy)
 }
 
 /// ⌊a / b⌋ for b > 0.

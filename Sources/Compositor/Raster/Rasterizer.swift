@@ -63,6 +63,7 @@ public final class Rasterizer {
     private var segmentContours: [Int32] = []
     private var rows = RowScratch()
     private let cellRasterizer = CellRasterizer()
+    let batch = FillBatch()
     /// Per chunk of a cell band: the first and one past the last column with coverage
     /// (`MaskSink`), lows then highs.
     private var chunkBounds = ScratchBuffer<Int32>()
@@ -198,6 +199,7 @@ public final class Rasterizer {
                                opacity: opacity, shift: shape.simple ? cellShiftSimple : cellShiftFast, solid: solid, emit: emit)
             return
         }
+        try flushBatch()
         // Cells: a guard column on the left (where geometry left of the band lands, see
         // `appendClipped`), the band's `width` columns, and two on the right that the
         // accumulation may touch.
@@ -232,6 +234,13 @@ public final class Rasterizer {
         segments.withUnsafeBufferPointer { cellRasterizer.add(segments: $0, origin: (Double(region.x), Double(region.y))) }
         let bandRows = max(8, cellBandBytes / (4 * cellRasterizer.stride))
         coveragePixels += region.width * region.height
+        if let solid, let target = batch.target?.rows, target.pixels == solid.pixels, target.stride == solid.stride {
+            batch.record(cellRasterizer, region: region, fold: CoverageFold(fillRule: fillRule, opacity: opacity, shift: shift),
+                         source: solid.source)
+            if batch.pieceCount > batch.maximumPieces { try batch.flush(with: cellRasterizer) }
+            return
+        }
+        try flushBatch()
         if let solid {
             var sink = SolidOverSink(origin: solid.pixels + region.y * solid.stride + region.x * 4, stride: solid.stride,
                                      source: solid.source)
@@ -260,6 +269,47 @@ public final class Rasterizer {
             }
             try cellRasterizer.run(bandRows: bandRows, fillRule: fillRule, opacity: opacity, sink: &sink)
         }
+    }
+
+    // MARK: Batches
+
+    /// Starts recording the solid fills drawn onto `surface` (8-bit ARGB or XRGB) through this
+    /// rasterizer with `Canvas.fill`, to draw them band by band of the surface: the same bytes
+    /// as drawing each at once, with the band's pixels kept in cache while the fills pile up.
+    ///
+    /// ```swift
+    /// let state = try rasterizer.beginBatch(on: surface)
+    /// for shape in shapes { try canvas.fill(shape, with: .color(.blue.opacity(0.5))) }
+    /// try rasterizer.endBatch(restoring: state)   // drawn here
+    /// ```
+    /// Returns the batch it interrupts (drawn first), for `endBatch(restoring:)`. Drawing
+    /// anything onto the surface other than through `Canvas.fill` needs `flushBatch()` first.
+    public func beginBatch(on surface: Surface) throws -> BatchState {
+        let previous = BatchState(target: batch.target)
+        try batch.end(with: cellRasterizer)
+        if surface.format == .argb32 || surface.format == .xrgb32 {
+            batch.begin(FillBatch.Target(rows: SolidTarget(source: 0, pixels: surface.data, stride: surface.stride),
+                                         height: surface.height))
+        }
+        return previous
+    }
+
+    /// Draws the recorded fills now (the batch stays begun).
+    public func flushBatch() throws {
+        guard !batch.isEmpty else { return }
+        try batch.flush(with: cellRasterizer)
+    }
+
+    /// Draws the recorded fills and stops batching, going back to `previous` (what
+    /// `beginBatch` returned).
+    public func endBatch(restoring previous: BatchState) throws {
+        try batch.end(with: cellRasterizer)
+        if let target = previous.target { batch.begin(target) }
+    }
+
+    /// The batch `beginBatch` interrupted, to resume with `endBatch(restoring:)`.
+    public struct BatchState {
+        fileprivate let target: FillBatch.Target?
     }
 
     private func reserve(cells: Int, maskBytes: Int) {

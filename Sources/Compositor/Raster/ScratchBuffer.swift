@@ -37,6 +37,13 @@ struct ScratchBuffer<Element: BitwiseCopyable>: ~Copyable {
         count = n
     }
 
+    /// Sets the count to `n`, keeping the elements below it; those above the old count hold
+    /// whatever the memory held (plain values: the caller writes them before reading).
+    mutating func resize(count n: Int) {
+        if n > capacity { grow(to: max(n, capacity * 2)) }
+        count = n
+    }
+
     @inline(__always) var buffer: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
     /// The elements as they are now, to read and write in a hot loop without going through

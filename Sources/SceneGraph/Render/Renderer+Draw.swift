@@ -3,14 +3,31 @@ import Foundation
 extension Renderer {
     /// Draws planned items onto `surface`, whose pixel (0, 0) is device pixel `origin`: the
     /// surface the plan was made for.
+    ///
+    /// Runs of plain solid leaves (no clip, shadow or text, source-over) are batched: their
+    /// fills are recorded and drawn band by band of the surface (`FillBatch`: the same bytes,
+    /// the band's pixels kept in cache); anything else flushes the batch before it draws.
     func draw(_ items: [PlannedItem], on surface: Surface, origin: (x: Int, y: Int)) throws {
         let canvas = Canvas(surface, rasterizer: rasterizer)
+        let outer = try rasterizer.beginBatch(on: surface)
         for item in items {
             switch item {
-            case let .leaf(leaf, plan): try drawLeaf(leaf, plan, on: canvas, origin: origin)
-            case let .group(group, plan): try drawGroup(group, plan, on: canvas, origin: origin)
+            case let .leaf(leaf, plan):
+                if !Self.batches(leaf) { try rasterizer.flushBatch() }
+                try drawLeaf(leaf, plan, on: canvas, origin: origin)
+            case let .group(group, plan):
+                try rasterizer.flushBatch()
+                try drawGroup(group, plan, on: canvas, origin: origin)
             }
         }
+        try rasterizer.endBatch(restoring: outer)
+    }
+
+    /// Whether a leaf's drawing is one solid source-over fill, which a batch may record.
+    private static func batches(_ leaf: DisplayItem.Leaf) -> Bool {
+        guard leaf.clips.isEmpty, leaf.shadows.isEmpty, leaf.glyphs == nil, leaf.blendMode == .normal,
+              case .color = leaf.fill else { return false }
+        return true
     }
 
     private func drawLeaf(_ leaf: DisplayItem.Leaf, _ plan: LeafPlan, on canvas: Canvas, origin: (x: Int, y: Int)) throws {

@@ -1,0 +1,73 @@
+import Foundation
+import ReferenceScenes
+import Testing
+@testable import Compositor
+
+/// Fills recorded and drawn band by band (`FillBatch`) against the same fills drawn one at a
+/// time: every pixel gets the same operations in the same order, so the bytes are equal.
+@Suite struct FillBatchTests {
+    /// Random translucent and opaque circles, ellipses and rounded rectangles, some tall enough
+    /// to cross many bands, some cut by the surface's sides, interleaved with fills a batch
+    /// cannot take (a self-crossing star: the strip resolver; a gradient; a pixel-aligned box),
+    /// which draw the batch first.
+    @Test(arguments: [PixelFormat.argb32, .xrgb32], [Int.max, 7])
+    func batchedFillsEqualFillsDrawnAtOnce(format: PixelFormat, maximumPieces: Int) throws {
+        func draw(batched: Bool) throws -> [UInt8] {
+            let surface = try Surface(width: 301, height: 203, format: format)
+            surface.fill(.white)
+            let rasterizer = Rasterizer()
+            rasterizer.batch.maximumPieces = maximumPieces
+            let canvas = Canvas(surface, rasterizer: rasterizer)
+            let state = batched ? try rasterizer.beginBatch(on: surface) : nil
+            var g = SceneLCG(seed: 5)
+            for k in 0..<120 {
+                let x = g.u() * 340 - 20, y = g.u() * 240 - 20, w = 4 + g.u() * (k % 10 == 0 ? 300 : 60), h = 4 + g.u() * 180
+                let color = Color(red: g.u(), green: g.u(), blue: g.u(), opacity: k % 4 == 0 ? 1 : g.u())
+                let rect = CGRect(x: x, y: y, width: w, height: h)
+                switch k % 9 {
+                case 7:
+                    let star = Path { p in
+                        p.addLines((0..<5).map { i in
+                            let a = Double(i) * 4 * .pi / 5
+                            return CGPoint(x: x + 40 * cos(a), y: y + 40 * sin(a))
+                        })
+                        p.closeSubpath()
+                    }
+                    try canvas.fill(star, with: .color(color), fillRule: k % 2 == 0 ? .nonZero : .evenOdd)
+                case 8:
+                    let gradient = Gradient(stops: [.init(color: .blue, location: 0), .init(color: color, location: 1)])
+                    try canvas.fill(Path(ellipseIn: rect), with: .linearGradient(gradient, start: rect.origin,
+                                                                                 end: CGPoint(x: rect.maxX, y: rect.maxY)))
+                case 6:
+                    try canvas.fill(Path(CGRect(x: Int(x), y: Int(y), width: Int(w), height: Int(h))), with: .color(color))
+                default:
+                    let shape = k % 2 == 0 ? Path(ellipseIn: rect) : Path(roundedRect: rect, cornerRadius: min(w, h) / 3)
+                    try canvas.fill(shape, with: .color(color), opacity: k % 3 == 0 ? 0.6 : 1)
+                }
+            }
+            if let state { try rasterizer.endBatch(restoring: state) }
+            return surface.withUnsafeMutableBytes { Array($0) }
+        }
+        #expect(try draw(batched: true) == draw(batched: false))
+    }
+
+    /// A batch on a layer interrupts the batch on its parent and gives it back: what the
+    /// renderer does for groups.
+    @Test func nestedBatchesResume() throws {
+        let rasterizer = Rasterizer()
+        let parent = try Surface(width: 64, height: 64), layer = try Surface(width: 64, height: 64)
+        let outer = try rasterizer.beginBatch(on: parent)
+        try Canvas(parent, rasterizer: rasterizer).fill(Path(ellipseIn: CGRect(x: 4, y: 4, width: 40, height: 40)), with: .color(.red))
+        let inner = try rasterizer.beginBatch(on: layer)
+        // The parent's fill was drawn when the layer's batch began.
+        #expect(parent.pixel(x: 24, y: 24).r == 255)
+        try Canvas(layer, rasterizer: rasterizer).fill(Path(ellipseIn: CGRect(x: 4, y: 4, width: 40, height: 40)), with: .color(.blue))
+        try rasterizer.endBatch(restoring: inner)
+        #expect(layer.pixel(x: 24, y: 24).b == 255)
+        try Canvas(parent, rasterizer: rasterizer).fill(Path(ellipseIn: CGRect(x: 20, y: 20, width: 40, height: 40)), with: .color(.green))
+        #expect(rasterizer.batch.isEmpty == false, "the parent's batch records again")
+        try rasterizer.endBatch(restoring: outer)
+        // Green (#34C759) over the red circle's edge-free part of the parent: the green itself.
+        #expect(parent.pixel(x: 40, y: 40).g == 0xC7 && parent.pixel(x: 40, y: 40).r == 0x34)
+    }
+}
