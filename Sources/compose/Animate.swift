@@ -212,10 +212,12 @@ func runAnimate(_ arguments: [String]) -> ExitCode {
 
     // One renderer per job, sharing one drawing-group cache: an image that does not change
     // is drawn once for the whole sequence, by whichever job needs it first. By default, one
-    // job per active core (a render uses one core), never more jobs than frames.
-    let jobCount = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, frames.count))
+    // job per active core, never more jobs than frames, and the cores divided among the jobs
+    // for each render's threads (so jobs × threads never oversubscribes by default).
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let jobCount = max(1, min(jobs ?? cores, frames.count))
     let cache = DrawingGroupCache()
-    let renderers = (0..<jobCount).map { _ in options.renderer(cache: cache) }
+    let renderers = (0..<jobCount).map { _ in options.renderer(cache: cache, defaultThreads: max(1, cores / jobCount)) }
     let farm = FrameFarm(change: change, canvas: scene.canvas, name: scene.name, fps: fps, frames: frames,
                          sink: pattern.map { .png($0) } ?? .rawVideo, renderers: renderers)
     let progress = ProgressBar(total: frames.count, enabled: !quiet && isatty(2) == 1)

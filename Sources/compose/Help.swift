@@ -39,6 +39,10 @@ let sceneArgumentsHelp = """
                           the scene.
   --symbols <path>        An SVG file or folder of them (filled <path> elements) drawn by
                           Image(systemName:) under the file's name, repeatable.
+  --threads <n>           Threads one render draws on, 1 to 64: runs of solid fills are drawn
+                          band by band, the bands dealt to the threads; the image is the same
+                          bytes whatever the count. (default: the active cores; for animate,
+                          the active cores divided among the jobs)
 
 """
 

@@ -40,6 +40,8 @@ struct SceneOptions {
     /// `Renderer.maximumDashes` and `maximumStrokeOutlinePoints`, when given.
     var maximumDashes: Int?
     var maximumStrokeOutlinePoints: Int?
+    /// `--threads N`: `Renderer.threads` (nil: the renderer's default, one per active core).
+    var threads: Int?
     /// Font files or folders given with `--fonts`, in order.
     var fonts: [String] = []
     /// Symbol files or folders given with `--symbols`, in order.
@@ -59,11 +61,14 @@ struct SceneOptions {
 
     static let flags = ["--demo", "--width", "--height", "--fonts", "--symbols", "--scale", "--size", "--background", "--max-depth", "--max-iterations", "--max-path-elements",
                         "--max-pixels", "--max-scene-bytes", "--max-coordinate", "--max-offscreen-bytes", "--max-image-bytes",
-                        "--max-segments", "--max-dashes", "--max-stroke-points", "--max-shadow-radius", "--max-blur-radius", "--allow-files"]
+                        "--max-segments", "--max-dashes", "--max-stroke-points", "--max-shadow-radius", "--max-blur-radius", "--allow-files",
+                        "--threads"]
 
     /// A renderer with the options' limits (and a drawing-group cache of its own, or `cache`).
-    func renderer(cache: DrawingGroupCache = DrawingGroupCache()) -> Renderer {
-        let renderer = Renderer(cache: cache)
+    /// `defaultThreads`: the thread count when `--threads` is not given (nil: the renderer's
+    /// own default).
+    func renderer(cache: DrawingGroupCache = DrawingGroupCache(), defaultThreads: Int? = nil) -> Renderer {
+        let renderer = Renderer(cache: cache, threads: threads ?? defaultThreads)
         if let maximumOffscreenBytes { renderer.maximumOffscreenBytes = maximumOffscreenBytes }
         if let maximumPathSegments { renderer.maximumPathSegments = maximumPathSegments }
         if let maximumDashes { renderer.maximumDashes = maximumDashes }
@@ -79,6 +84,7 @@ struct SceneOptions {
         case "--symbols": symbols.append(reader.value(for: arg))
         case "--scale": scale = reader.number(for: arg, in: SceneCanvas.scaleRange)
         case "--allow-files": allowedFiles = reader.value(for: arg)
+        case "--threads": threads = reader.count(for: arg, in: 1...64)
         case "--width": pixelWidth = reader.number(for: arg, in: 1...32767)
         case "--height": pixelHeight = reader.number(for: arg, in: 1...32767)
         case "--size":

@@ -87,6 +87,18 @@ func temporaryDirectory() throws -> URL {
         #expect(piped.status == 0 && piped.stdout == FileManager.default.contents(atPath: out))
     }
 
+    /// `--threads`: the same picture at any count (bands of fills dealt to threads); counts
+    /// outside 1…64 or not numbers are usage errors.
+    @Test func threadsChangeNothingButTheTime() throws {
+        let one = try compose("render", "--demo", "-o", "-", "--scale", "3", "--threads", "1")
+        let four = try compose("render", "--demo", "-o", "-", "--scale", "3", "--threads", "4")
+        #expect(one.status == 0 && four.status == 0 && !one.stdout.isEmpty && one.stdout == four.stdout)
+        for bad in ["0", "65", "two", "-1"] {
+            let r = try compose("render", "--demo", "-o", "-", "--threads", bad)
+            #expect(r.status == 64 && r.stderr.contains("--threads") && r.stdout.isEmpty, "--threads \(bad): \(r.stderr)")
+        }
+    }
+
     @Test func usageErrorsExit64WithASuggestion() throws {
         let a = try compose("render", "--dmeo")
         #expect(a.status == 64 && a.stderr.contains("Unknown option '--dmeo'. Did you mean '--demo'?"))

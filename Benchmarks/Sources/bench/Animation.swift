@@ -43,11 +43,11 @@ func animationSeries(runs: Int) throws -> [AnimationRow] {
     var rows: [AnimationRow] = []
     func measure(_ name: String, _ change: AnimatedChange, size: CGSize, scale: Double) throws {
         func sequence(shared: Bool) throws -> (Double, Int) {
-            let renderer = Renderer()
+            let renderer = Renderer(threads: benchThreads)
             var hits = 0
             let t0 = now()
             for i in 0..<frameCount {
-                let r = shared ? renderer : Renderer()
+                let r = shared ? renderer : Renderer(threads: benchThreads)
                 _ = try r.render(change.view(at: Double(i) / fps, in: size), size: size, scale: scale)
                 hits += r.lastStats.cache.hits
             }

@@ -6,6 +6,14 @@ import Foundation
 // It runs once per scene right after that scene's engine and cairo rounds, so the three are
 // timed in the same minute of the same run.
 
+/// `--threads N`: threads per engine render (`Renderer.threads`) and Blend2D's `-t N`; 1 by
+/// default, so the scene table compares one thread with one thread.
+let benchThreads: Int = {
+    let args = CommandLine.arguments
+    guard let i = args.firstIndex(of: "--threads"), i + 1 < args.count, let n = Int(args[i + 1]), (1...64).contains(n) else { return 1 }
+    return n
+}()
+
 /// The `b2dbench` binary, if it has been built.
 let blend2dBenchmark: URL? = {
     let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -19,13 +27,13 @@ func blend2dSceneName(_ name: String) -> String {
     name.hasSuffix("-fast") ? String(name.dropLast("-fast".count)) : name
 }
 
-/// The median ms per frame of native Blend2D on `scene` with `threads` threads (0: its
+/// The median ms per frame of native Blend2D on `scene` with `threads` threads (1: its
 /// synchronous one-thread context), or nil when it is not built or fails.
-func blend2dMs(_ scene: String, threads: Int = 0) -> Double? {
+func blend2dMs(_ scene: String, threads: Int = benchThreads) -> Double? {
     guard let binary = blend2dBenchmark else { return nil }
     let process = Process()
     process.executableURL = binary
-    process.arguments = (threads > 0 ? ["-t", "\(threads)"] : []) + [blend2dSceneName(scene)]
+    process.arguments = (threads > 1 ? ["-t", "\(threads)"] : []) + [blend2dSceneName(scene)]
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = FileHandle.nullDevice

@@ -42,7 +42,7 @@ func layoutSeries(runs: Int, quick: Bool) throws -> [LayoutRow] {
     let size = CGSize(width: 1920, height: 1080)
     var rows: [LayoutRow] = []
     func measure(_ name: String, _ views: Int, _ view: AnyView) throws {
-        let renderer = Renderer()
+        let renderer = Renderer(threads: benchThreads)
         _ = try renderer.displayList(for: view, size: size)
         var t: [Double] = []
         for _ in 0..<runs {

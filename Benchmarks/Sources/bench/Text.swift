@@ -198,7 +198,7 @@ func textSeries(runs: Int) throws -> [TextRow] {
     var rows: [TextRow] = []
     let (pageView, characters) = page()
     for (name, view) in [("page", pageView), ("labels", labels())] {
-        let renderer = Renderer()
+        let renderer = Renderer(threads: benchThreads)
         let list = try renderer.displayList(for: view, size: size)
         let glyphRuns = list.leaves.compactMap(\.glyphs)
         let glyphs = glyphRuns.reduce(0) { $0 + $1.glyphs.count }

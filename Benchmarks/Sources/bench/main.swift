@@ -42,12 +42,13 @@ while !args.isEmpty {
     case "--json": options.json = args.removeFirst(); options.jsonGiven = true
     case "--dump": options.dump = args.removeFirst()
     case "--reference": options.reference = args.removeFirst()
+    case "--threads": _ = args.removeFirst()   // read by `benchThreads`
     case "--profile":
         // Renders one scene with this engine only, for a profiler: --profile S4-nz [frames]
         options.profile = args.removeFirst()
         if let n = args.first.flatMap(Int.init) { options.runs = n; args.removeFirst() }
     case "-h", "--help":
-        print("usage: bench [--quick] [--runs N] [--scenes NAME,NAME] [--json PATH] [--dump DIR] [--profile SCENE|text-page[-draw]|text-labels[-draw]|text-shaping [FRAMES]] [--reference all|SCENE,SCENE]")
+        print("usage: bench [--quick] [--runs N] [--scenes NAME,NAME] [--json PATH] [--dump DIR] [--profile SCENE|text-page[-draw]|text-labels[-draw]|text-shaping [FRAMES]] [--reference all|SCENE,SCENE] [--threads N]")
         exit(0)
     default:
         FileHandle.standardError.write(Data("bench: unknown argument '\(a)'\n".utf8))
@@ -122,7 +123,7 @@ if options.profile == "text-shaping" {
 if let name = options.profile, let view = textProfileView(name.replacingOccurrences(of: "-draw", with: "")) {
     // The text scenes, warm (glyph masks cached after the first frame): --profile text-page;
     // text-page-draw: the display list made once, drawn each frame.
-    let renderer = Renderer()
+    let renderer = Renderer(threads: benchThreads)
     let surface = try Surface(width: 1920, height: 1080)
     try renderer.render(view, into: surface)
     let list = try renderer.displayList(for: view, size: CGSize(width: 1920, height: 1080))
@@ -237,7 +238,7 @@ func differences(_ width: Int, _ height: Int, _ pair: (Int, Int) -> (RGBA8, RGBA
 /// This engine through the SceneGraph API: the scene's views rendered into one reused surface.
 final class SceneGraphEngine {
     let view: AnyView
-    let renderer = Renderer()
+    let renderer = Renderer(threads: benchThreads)
     let surface: Surface
     init(_ scene: ReferenceScene) {
         view = scene.view
@@ -248,7 +249,7 @@ final class SceneGraphEngine {
 }
 
 var rows: [Row] = []
-print("runs \(options.runs) after \(options.warmup) warm-up, alternating engine / cairo; medians in ms")
+print("runs \(options.runs) after \(options.warmup) warm-up, alternating engine / cairo; medians in ms; engine and Blend2D on \(benchThreads) thread\(benchThreads == 1 ? "" : "s")")
 if blend2dBenchmark == nil { print("(no Blend2D columns: build b2dbench with Benchmarks/blend2d/build.sh, as make bench does)") }
 print("scene".rightPad(11) + ["engine", "direct", "cairo"].map { " " + $0.leftPad(10) }.joined() + " " + "ratio".leftPad(7)
       + " " + "blend2d".leftPad(9) + " " + "/b2d".leftPad(8) + " " + "meanDiff".leftPad(9) + " " + "p99.9".leftPad(9)
@@ -334,7 +335,7 @@ struct PeerRow: Codable {
 var peerRows: [PeerRow] = []
 if options.scenes == nil || options.scenes!.contains("S2") {
     let size = CGSize(width: 540, height: 540)
-    let renderer = Renderer()
+    let renderer = Renderer(threads: benchThreads)
     let surface = try Surface(width: 540, height: 540)
     let seal = RadarSeal()
     try renderer.render(seal, into: surface, size: size)
@@ -388,7 +389,7 @@ if !rows.isEmpty {
     let targets: [String: Double] = ["S1a": 0.5, "S1b": 0.5, "S2-noshadow": 0.5, "S3-1k": 0.5, "S3-10k": 0.5,
                                      "S4-nz": 0.1, "S4-eo": 0.1, "S5": 0.3, "S6": 0.7, "S7": 0.7, "S4-nz-fast": 0.1, "S4-eo-fast": 0.1]
     let chart = RatioChart(bars: rows.map { ($0.pixelsAgree ? $0.ratio : nil, targets[$0.name] ?? 1) })
-    let image = try Renderer().render(chart, size: CGSize(width: chart.width, height: chart.height), scale: 2)
+    let image = try Renderer(threads: benchThreads).render(chart, size: CGSize(width: chart.width, height: chart.height), scale: 2)
     let chartPath = url.deletingLastPathComponent().appendingPathComponent("ratios.png").path
     try image.writePNG(to: chartPath)
     print("wrote \(chartPath) (bars in order: " + rows.map(\.name).joined(separator: ", ") + ")")

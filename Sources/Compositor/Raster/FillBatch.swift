@@ -107,35 +107,85 @@ final class FillBatch {
     }
 
     /// Draws every recorded fill, band by band, and empties the batch (it stays begun).
-    func flush(with cells: CellRasterizer) throws {
+    ///
+    /// With more than one rasterizer in `workers`, worker i draws bands i, i + n, i + 2n, …
+    /// at once with the others: each band's pixels are written by one worker, fill after
+    /// fill in their order, so the bytes are the same whatever the number of workers.
+    /// Batches with fewer than `minimumParallelPieces` pieces, or fewer bands than workers,
+    /// stay on the calling thread (waking workers costs more than they would save).
+    func flush(with workers: [CellRasterizer]) throws {
         guard let target, !commands.isEmpty else { return }
+        defer {
+            commands.removeAll(keepingCapacity: true)
+            pieces.removeAll()
+            bandOffsets.removeAll()
+        }
         let rows = Self.bandRows
-        let bands = (target.height + rows - 1) / rows
-        let offsets = bandOffsets.view, all = pieces.view
         var lowest = Int.max, highest = Int.min
         for c in commands { lowest = min(lowest, c.firstBand); highest = max(highest, c.lastBand) }
-        for band in max(0, lowest)...min(bands - 1, highest) {
-            for c in commands where c.firstBand <= band && band <= c.lastBand {
-                let k = c.offsets + band - c.firstBand
-                let from = Int(offsets[k]), to = Int(offsets[k + 1])
-                // The band's rows of this fill, region-local.
-                let top = max(0, band * rows - c.region.y), bottom = min(c.region.height, (band + 1) * rows - c.region.y)
-                guard to > from, bottom > top else { continue }
-                var sink = SolidOverSink(origin: target.rows.pixels + c.region.y * target.rows.stride + c.region.x * 4,
-                                         stride: target.rows.stride,
-                                         source: c.source)
-                try cells.drawBand(UnsafeBufferPointer(start: all.base + from, count: to - from), width: c.region.width, top: top,
-                                   rows: bottom - top, shift: c.shift, fold: c.fold, sink: &sink)
-            }
+        lowest = max(0, lowest)
+        highest = min((target.height + rows - 1) / rows - 1, highest)
+        guard lowest <= highest else { return }
+        let bandCount = highest - lowest + 1
+        let n = pieces.count >= minimumParallelPieces ? min(workers.count, bandCount) : 1
+        lastWorkers = n
+        let work = BandWork(commands: commands, offsets: bandOffsets.view, pieces: pieces.view, target: target, lowest: lowest,
+                            highest: highest, stride: n, workers: workers)
+        if n == 1 {
+            try work.draw(worker: 0)
+            return
         }
-        commands.removeAll(keepingCapacity: true)
-        pieces.removeAll()
-        bandOffsets.removeAll()
+        let failure = Locked<Error?>(nil)
+        DispatchQueue.concurrentPerform(iterations: n) { w in
+            do { try work.draw(worker: w) } catch { failure.withLock { $0 = error } }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 
+    /// How many threads the last flush drew on (for tests).
+    private(set) var lastWorkers = 0
+
+    /// Batches smaller than this many pieces draw on one thread: about 0.3 ms of drawing on
+    /// this machine's cores, against tens of microseconds to wake a worker.
+    var minimumParallelPieces = 4096
+
     /// Draws what is recorded and stops batching.
-    func end(with cells: CellRasterizer) throws {
+    func end(with workers: [CellRasterizer]) throws {
         defer { target = nil }
-        try flush(with: cells)
+        try flush(with: workers)
+    }
+
+    /// What the workers of one flush share, read-only: the fills and their pieces, and the
+    /// destination, whose bands they divide between them.
+    private struct BandWork: @unchecked Sendable {
+        let commands: [Command]
+        let offsets: ScratchView<Int32>
+        let pieces: ScratchView<FixedEdge>
+        let target: Target
+        let lowest: Int, highest: Int
+        /// Workers: worker w takes bands lowest + w, lowest + w + stride, …
+        let stride: Int
+        /// Each worker's own cells (so unchecked: no two threads use one).
+        let workers: [CellRasterizer]
+
+        func draw(worker w: Int) throws {
+            let cells = workers[w]
+            let rows = FillBatch.bandRows
+            var band = lowest + w
+            while band <= highest {
+                for c in commands where c.firstBand <= band && band <= c.lastBand {
+                    let k = c.offsets + band - c.firstBand
+                    let from = Int(offsets[k]), to = Int(offsets[k + 1])
+                    // The band's rows of this fill, region-local.
+                    let top = max(0, band * rows - c.region.y), bottom = min(c.region.height, (band + 1) * rows - c.region.y)
+                    guard to > from, bottom > top else { continue }
+                    var sink = SolidOverSink(origin: target.rows.pixels + c.region.y * target.rows.stride + c.region.x * 4,
+                                             stride: target.rows.stride, source: c.source)
+                    try cells.drawBand(UnsafeBufferPointer(start: pieces.base + from, count: to - from), width: c.region.width,
+                                       top: top, rows: bottom - top, shift: c.shift, fold: c.fold, sink: &sink)
+                }
+                band += stride
+            }
+        }
     }
 }

@@ -64,6 +64,13 @@ public final class Rasterizer {
     private var rows = RowScratch()
     private let cellRasterizer = CellRasterizer()
     let batch = FillBatch()
+    /// One cell rasterizer per thread a batch may draw on; the first is `cellRasterizer`.
+    private var workers: [CellRasterizer] = []
+    /// How many threads a batch of fills may draw on (`FillBatch.flush`): 1 by default. The
+    /// bytes are the same for any number.
+    public var threads = 1 {
+        didSet { threads = max(1, min(threads, 64)) }
+    }
     /// Per chunk of a cell band: the first and one past the last column with coverage
     /// (`MaskSink`), lows then highs.
     private var chunkBounds = ScratchBuffer<Int32>()
@@ -237,7 +244,7 @@ public final class Rasterizer {
         if let solid, let target = batch.target?.rows, target.pixels == solid.pixels, target.stride == solid.stride {
             batch.record(cellRasterizer, region: region, fold: CoverageFold(fillRule: fillRule, opacity: opacity, shift: shift),
                          source: solid.source)
-            if batch.pieceCount > batch.maximumPieces { try batch.flush(with: cellRasterizer) }
+            if batch.pieceCount > batch.maximumPieces { try batch.flush(with: batchWorkers()) }
             return
         }
         try flushBatch()
@@ -286,7 +293,7 @@ public final class Rasterizer {
     /// anything onto the surface other than through `Canvas.fill` needs `flushBatch()` first.
     public func beginBatch(on surface: Surface) throws -> BatchState {
         let previous = BatchState(target: batch.target)
-        try batch.end(with: cellRasterizer)
+        try batch.end(with: batchWorkers())
         if surface.format == .argb32 || surface.format == .xrgb32 {
             batch.begin(FillBatch.Target(rows: SolidTarget(source: 0, pixels: surface.data, stride: surface.stride),
                                          height: surface.height))
@@ -297,14 +304,21 @@ public final class Rasterizer {
     /// Draws the recorded fills now (the batch stays begun).
     public func flushBatch() throws {
         guard !batch.isEmpty else { return }
-        try batch.flush(with: cellRasterizer)
+        try batch.flush(with: batchWorkers())
     }
 
     /// Draws the recorded fills and stops batching, going back to `previous` (what
     /// `beginBatch` returned).
     public func endBatch(restoring previous: BatchState) throws {
-        try batch.end(with: cellRasterizer)
+        try batch.end(with: batchWorkers())
         if let target = previous.target { batch.begin(target) }
+    }
+
+    /// A cell rasterizer for each of `threads` threads.
+    private func batchWorkers() -> [CellRasterizer] {
+        if workers.isEmpty { workers = [cellRasterizer] }
+        while workers.count < threads { workers.append(CellRasterizer()) }
+        return threads == workers.count ? workers : Array(workers.prefix(threads))
     }
 
     /// The batch `beginBatch` interrupted, to resume with `endBatch(restoring:)`.

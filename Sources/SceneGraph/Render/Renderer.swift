@@ -79,8 +79,22 @@ public final class Renderer {
 
     /// A renderer with its own drawing-group cache (256 MiB), or one shared with other
     /// renderers, which may render on other threads at the same time.
-    public init(cache: DrawingGroupCache = DrawingGroupCache()) {
+    ///
+    /// - Parameter threads: how many threads one render may draw on (`threads`); nil: one per
+    ///   active core.
+    public init(cache: DrawingGroupCache = DrawingGroupCache(), threads: Int? = nil) {
         self.cache = cache
+        rasterizer.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
+    }
+
+    /// How many threads one render may draw on: runs of solid fills are drawn band by band,
+    /// the bands dealt round-robin to this many threads (each band's pixels drawn by one
+    /// thread, fill after fill, so the image is byte for byte the same whatever the number).
+    /// Batches too small to pay for waking a thread stay on the calling one. By default, one
+    /// per active core; set it lower when renders run side by side (`compose animate --jobs`).
+    public var threads: Int {
+        get { rasterizer.threads }
+        set { rasterizer.threads = newValue }
     }
 
     /// The work one stroke may ask for in this renderer's renders.
