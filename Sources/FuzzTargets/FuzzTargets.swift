@@ -98,6 +98,26 @@ public enum FuzzTargets {
         let canvas = Canvas(surface)
         _ = try? canvas.fill(p, with: .color(.blue), fillRule: .nonZero, transform: transform)
         _ = try? canvas.fill(p, with: .color(Color.red.opacity(0.5)), fillRule: .evenOdd, opacity: 0.7, blendMode: .multiply)
+        // The same fills drawn at once and batched band by band on two threads, under either
+        // coverage quality: the bytes must be equal (`FillBatch`).
+        let quality: CoverageQuality = reader.byte() & 1 == 0 ? .exact : .fast
+        guard let once = try? Surface(width: 64, height: 64), let banded = try? Surface(width: 64, height: 64) else { return false }
+        let direct = Rasterizer(), batched = Rasterizer()
+        direct.coverageQuality = quality
+        batched.coverageQuality = quality
+        batched.threads = 2
+        guard let state = try? batched.beginBatch(on: banded) else { return false }
+        for k in 0..<3 {
+            let moved = transform.concatenating(CGAffineTransform(translationX: CGFloat(7 * k), y: CGFloat(-5 * k)))
+            let color = Color(red: 0.2 * Double(k), green: 0.5, blue: 0.9, opacity: 0.4 + 0.3 * Double(k))
+            let rule: FillRule = k == 1 ? .evenOdd : .nonZero
+            let a: Void? = try? Canvas(once, rasterizer: direct).fill(p, with: .color(color), fillRule: rule, transform: moved)
+            let b: Void? = try? Canvas(banded, rasterizer: batched).fill(p, with: .color(color), fillRule: rule, transform: moved)
+            precondition((a == nil) == (b == nil), "a fill failed in one mode only")
+        }
+        guard (try? batched.endBatch(restoring: state)) != nil else { return false }
+        let same = once.withUnsafeMutableBytes { x in banded.withUnsafeMutableBytes { y in x.elementsEqual(y) } }
+        precondition(same, "batched fills differ from fills drawn at once")
         return true
     }
 
