@@ -250,12 +250,12 @@ final class CellRasterizer {
         // into bands: the first by one division, the others by a DDA seeded with the same
         // quotient and remainder.
         let boundary = (row0 + 1) << shift + Int(top)
-        var x = x(at: boundary)
+        let p = (boundary - ey0) * dxAll, q = floorDivide(p, dyAll)
+        var x = ex0 + q   // edgeX(at: boundary)
         hline(cells + row0 * stride, xa, fy0, x, one, dir, shift, row0, first, last)
         var row = row0 + 1
         if row != rowEnd {
-            let p = (boundary - ey0) * dxAll
-            var step = DDAStep(one * dxAll, over: dyAll, carry: p - floorDivide(p, dyAll) * dyAll)
+            var step = DDAStep(one * dxAll, over: dyAll, carry: p - q * dyAll)
             while row != rowEnd {
                 let x2 = x + step.next()
                 hline(cells + row * stride, x, 0, x2, one, dir, shift, row, first, last)

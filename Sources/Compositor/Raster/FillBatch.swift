@@ -58,7 +58,16 @@ final class FillBatch {
         let shift = cells.shift
         let rows = Self.bandRows
         let firstBand = region.y / rows, lastBand = (region.maxY - 1) / rows
-        // Each edge cut at the bands' boundaries, with its band, then sorted by band.
+        // Each edge cut at the bands' boundaries, with its band, then sorted by band. (In
+        // local buffers: appends to the class's properties would each be a dynamic
+        // exclusivity check.)
+        var scratch = ScratchBuffer<FixedEdge>(capacity: 1), scratchBands = ScratchBuffer<Int32>(capacity: 1)
+        swap(&scratch, &self.scratch)
+        swap(&scratchBands, &self.scratchBands)
+        defer {
+            swap(&scratch, &self.scratch)
+            swap(&scratchBands, &self.scratchBands)
+        }
         scratch.removeAll()
         scratchBands.removeAll()
         for i in 0..<edges.count {
