@@ -53,13 +53,13 @@ let package = Package(
         ),
 
         // A cache hint the fused compositor needs and Swift lacks (a static inline function).
-        .target(name: "CRasterHints"),
+        .target(name: "CRasterKernels"),
 
         // MARK: - Engine
 
         .target(
             name: "Compositor",
-            dependencies: ["CPixman", "CPNG", "CPNGDecode", "CRasterHints"]
+            dependencies: ["CPixman", "CPNG", "CPNGDecode", "CRasterKernels"]
         ),
 
         // MARK: - Text: fonts, shaping (HarfBuzz), line breaking (ICU), glyph outlines

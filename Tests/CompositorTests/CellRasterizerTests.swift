@@ -1,4 +1,5 @@
 import CPixman
+import CRasterKernels
 import Foundation
 import ReferenceScenes
 import Testing
@@ -174,7 +175,12 @@ import Testing
     /// by pixman's OVER through an A8 image gives the same bytes as `Canvas.fill`, on random
     /// backgrounds, colours, opacities and both 8-bit formats. pixman's arithmetic is
     /// `over_n_8_8888`'s, which the kernels repeat operation for operation.
-    @Test(arguments: [PixelFormat.argb32, .xrgb32]) func fusedFillsEqualPixman(format: PixelFormat) throws {
+    ///
+    /// Long constant spans go to the AVX2 kernel where the CPU has it: the test runs with it
+    /// allowed and not (`raster_kernels_use_avx2`), and both must equal pixman.
+    @Test(.serialized, arguments: [PixelFormat.argb32, .xrgb32], [true, false]) func fusedFillsEqualPixman(format: PixelFormat, avx2: Bool) throws {
+        raster_kernels_use_avx2(avx2 ? 1 : 0)
+        defer { raster_kernels_use_avx2(1) }
         var g = SceneLCG(seed: 3)
         for k in 0..<24 {
             let fused = try Surface(width: 97, height: 61, format: format)

@@ -1,4 +1,4 @@
-import CRasterHints
+import CRasterKernels
 import Foundation
 
 /// How a cell sum becomes an 8-bit coverage: the fill rule's fold, then the opacity.
@@ -296,12 +296,13 @@ enum SpanKernels {
         over(p, scale(lanes(s & 0x00ff_00ff), m), scale(lanes((s &>> 8) & 0x00ff_00ff), m))
     }
 
-    /// `count` pixels under the one scaled source `s`.
+    /// `count` pixels under the one scaled source `s`: eight at a time by the AVX2 kernel in
+    /// C where the CPU has it (`raster_blend_constant`, the same bytes), the rest here.
     @inline(never)
     static func blendConstant(_ p: UnsafeMutablePointer<UInt32>, count: Int, _ s: UInt32) {
         let v = SIMD4<UInt32>(repeating: s)
         let rb = lanes(v & 0x00ff_00ff), ag = lanes((v &>> 8) & 0x00ff_00ff)
-        var i = 0
+        var i = count >= 16 ? raster_blend_constant(p, count, s) : 0
         while i + 4 <= count {
             over(p + i, rb, ag)
             i += 4
