@@ -160,8 +160,8 @@ final class CellRasterizer {
     }
 
     /// Draws rows `top ..< top + rows` of a region `width` px wide from `pieces` (region-local
-    /// fixed point with `shift` bits, none reaching outside those rows): the band of one
-    /// command of a `FillBatch`.
+    /// fixed point with `shift` bits: whole edges, each cut to those rows here): the band of
+    /// one command of a `FillBatch`.
     func drawBand<Sink: CoverageSink>(_ pieces: UnsafeBufferPointer<FixedEdge>, width: Int, top: Int, rows: Int, shift: Int,
                                       fold: CoverageFold, sink: inout Sink) throws {
         let stride = (width + 2 + 7) & ~7

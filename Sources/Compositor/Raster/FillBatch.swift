@@ -7,9 +7,10 @@ import Foundation
 /// walking its own rows a canvas stride apart.
 ///
 /// Every pixel receives the same operations in the same order as when each fill is drawn at
-/// once, and an edge cut at a band boundary continues exactly where the row walk would have
-/// taken it (`edgeX`), so the bytes are the same (`FillBatchTests`). Fills record their edges
-/// cut into bands (`FixedEdge` pieces); a batch flushes itself beyond `maximumPieces`.
+/// once, and each band's walk cuts an edge to its rows from the edge's own ends, as drawing it
+/// at once does (`edgeX`), so the bytes are the same (`FillBatchTests`, and the raster fuzz
+/// target checks it on every input). Fills record each edge once for every band it crosses;
+/// a batch flushes itself beyond `maximumPieces`.
 ///
 /// The renderer batches runs of plain solid leaves (`Rasterizer.beginBatch`); anything else
 /// drawn onto the surface flushes the batch first. Not thread-safe: one per `Rasterizer`.
@@ -58,7 +59,7 @@ final class FillBatch {
         let shift = cells.shift
         let rows = Self.bandRows
         let firstBand = region.y / rows, lastBand = (region.maxY - 1) / rows
-        // Each edge cut at the bands' boundaries, with its band, then sorted by band. (In
+        // Each edge with each band it crosses, then sorted by band. (In
         // local buffers: appends to the class's properties would each be a dynamic
         // exclusivity check.)
         var scratch = ScratchBuffer<FixedEdge>(capacity: 1), scratchBands = ScratchBuffer<Int32>(capacity: 1)
@@ -74,21 +75,13 @@ final class FillBatch {
             let e = edges[i]
             let y0 = Int(e.y0), y1 = Int(e.y1)
             let b0 = (region.y + (y0 >> shift)) / rows, b1 = (region.y + ((y1 - 1) >> shift)) / rows
-            if b0 == b1 {
-                scratch.append(e)
-                scratchBands.append(Int32(b0))
-                continue
-            }
-            let x0 = Int(e.x0), dx = Int(e.x1) - Int(e.x0), dy = y1 - y0
-            var ya = y0, xa = x0
+            // The whole edge goes to every band it crosses: each band's walk cuts it to its
+            // rows from the edge's own ends, as drawing it at once does. (Cutting it here
+            // into pieces would give each piece its own slope from rounded ends, and the rows
+            // after a cut would differ by a rounding: the raster fuzzer found that.)
             for b in b0...b1 {
-                let yb = b == b1 ? y1 : ((b + 1) * rows - region.y) << shift
-                let xb = b == b1 ? Int(e.x1) : edgeX(at: yb, x0, y0, dx, dy)
-                if yb > ya {
-                    scratch.append(FixedEdge(x0: Int32(xa), y0: Int32(ya), x1: Int32(xb), y1: Int32(yb), dir: e.dir))
-                    scratchBands.append(Int32(b))
-                }
-                ya = yb; xa = xb
+                scratch.append(e)
+                scratchBands.append(Int32(b))
             }
         }
         let bands = lastBand - firstBand + 1
