@@ -80,8 +80,11 @@ public final class Renderer {
     /// A renderer with its own drawing-group cache (256 MiB), or one shared with other
     /// renderers, which may render on other threads at the same time.
     ///
-    /// - Parameter threads: how many threads one render may draw on (`threads`); nil: one per
-    ///   active core.
+    /// - Parameters:
+    ///   - cache: where drawing-group images are kept between renders (a new cache of its
+    ///     own by default).
+    ///   - threads: how many threads one render may draw on (`threads`); nil: one per active
+    ///     core.
     public init(cache: DrawingGroupCache = DrawingGroupCache(), threads: Int? = nil) {
         self.cache = cache
         rasterizer.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
