@@ -297,12 +297,21 @@ enum SpanKernels {
     }
 
     /// `count` pixels under the one scaled source `s`: eight at a time by the AVX2 kernel in
-    /// C where the CPU has it (`raster_blend_constant`, the same bytes), the rest here.
-    @inline(never)
+    /// C where the CPU has it (`raster_blend_constant`, the same bytes), the rest by
+    /// `blendConstantSSE2`.
+    @inline(__always)
     static func blendConstant(_ p: UnsafeMutablePointer<UInt32>, count: Int, _ s: UInt32) {
+        let done = count >= 16 ? raster_blend_constant(p, count, s) : 0
+        if done < count { blendConstantSSE2(p + done, count: count - done, s) }
+    }
+
+    /// `count` pixels under the one scaled source `s`, four at a time in SSE2 lanes. Kept out
+    /// of line so `make check-kernels` can check it makes no call.
+    @inline(never)
+    static func blendConstantSSE2(_ p: UnsafeMutablePointer<UInt32>, count: Int, _ s: UInt32) {
         let v = SIMD4<UInt32>(repeating: s)
         let rb = lanes(v & 0x00ff_00ff), ag = lanes((v &>> 8) & 0x00ff_00ff)
-        var i = count >= 16 ? raster_blend_constant(p, count, s) : 0
+        var i = 0
         while i + 4 <= count {
             over(p + i, rb, ag)
             i += 4
