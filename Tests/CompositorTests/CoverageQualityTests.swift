@@ -7,9 +7,11 @@ import ReferenceScenes
 /// pixel holds winding numbers that differ by at most one, within 2 levels on strokes (whose
 /// outline pieces all wind one way), and an error of about a level on the self-crossing S4.
 @Suite struct CoverageQualityTests {
-    private func mask(_ path: Path, _ rule: FillRule, _ quality: CoverageQuality, width: Int, height: Int) throws -> [UInt8] {
+    private func mask(_ path: Path, _ rule: FillRule, _ quality: CoverageQuality, width: Int, height: Int,
+                      cells: Bool = true) throws -> [UInt8] {
         let r = Rasterizer()
         r.coverageQuality = quality
+        r.usesCells = cells
         var out = [UInt8](repeating: 0, count: width * height)
         try r.rasterize(path, fillRule: rule, clip: PixelRect(x: 0, y: 0, width: width, height: height)) { m, stride, rect in
             for y in 0..<rect.height { for x in 0..<rect.width { out[(rect.y + y) * width + rect.x + x] = m[y * stride + x] } }
@@ -18,16 +20,20 @@ import ReferenceScenes
     }
 
     /// Circles and rounded rectangles, each alone (one chain per row: at most two adjacent
-    /// windings in any pixel), under both rules: byte for byte. (Where two separate shapes'
-    /// edges meet inside one pixel, windings 0, 1 and 2 share it and fast differs: two circles
-    /// crossing measured 17 levels at the crossing pixels.)
-    @Test(arguments: [FillRule.nonZero, .evenOdd]) func simpleShapesAreIdentical(rule: FillRule) throws {
+    /// windings in any pixel), under both rules: `.fast` (the cell rasterizer at 22.10 fixed
+    /// point) within 1 level of the exact strip resolver, the difference being the cells'
+    /// fixed-point rounding. (Where two separate shapes' edges meet inside one pixel, windings
+    /// 0, 1 and 2 share it and fast differs: two circles crossing measured 17 levels at the
+    /// crossing pixels.)
+    @Test(arguments: [FillRule.nonZero, .evenOdd]) func simpleShapesAreWithinALevel(rule: FillRule) throws {
         var g = SceneLCG(seed: 11)
         for k in 0..<40 {
             let x = g.u() * 150, y = g.u() * 150, r = 2 + g.u() * 40
             let shape = k % 2 == 0 ? Path(ellipseIn: CGRect(x: x, y: y, width: r, height: r * (0.5 + g.u())))
                 : Path(roundedRect: CGRect(x: x, y: y, width: r * 1.5, height: r), cornerRadius: 6)
-            #expect(try mask(shape, rule, .exact, width: 200, height: 200) == mask(shape, rule, .fast, width: 200, height: 200))
+            let exact = try mask(shape, rule, .exact, width: 200, height: 200, cells: false)
+            let fast = try mask(shape, rule, .fast, width: 200, height: 200)
+            #expect(zip(exact, fast).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "shape \(k)")
         }
     }
 
