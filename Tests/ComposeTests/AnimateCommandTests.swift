@@ -27,6 +27,14 @@ import Testing
 
     func files(_ dir: URL) throws -> [String: Data] { try Self.files(dir) }
 
+    /// A new temporary folder holding one scene file `name` with `source`; the caller removes it.
+    func sceneFile(_ name: String, _ source: String) throws -> (dir: URL, path: URL) {
+        let dir = try temporaryDirectory()
+        let path = dir.appendingPathComponent(name)
+        try source.write(to: path, atomically: true, encoding: .utf8)
+        return (dir, path)
+    }
+
     /// 0.1 s at 60 fps: frames at 0, 1/60 … 6/60 = 0.1: ⌈6⌉ + 1 = 7 frames. Four shards
     /// together write exactly the same files, byte for byte, as one full run.
     @Test func shardsTogetherEqualOneFullRun() throws {
@@ -123,15 +131,13 @@ import Testing
     /// and back is a 0.2 s period, 12 frames at 60 fps (frame 12 would repeat frame 0). `render
     /// --time 50%` of it is half a period: the far end, like frame 6.
     @Test func repeatingAnimationsCoverOnePeriod() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("loop.scene")
-        try """
+        let (dir, path) = try sceneFile("loop.scene", """
             canvas(width: 40, height: 20)
             state x = -10.0 -> 10.0
             animation(.linear(duration: 0.1).repeatForever(autoreverses: true))
             Circle().fill(.pink).frame(width: 10, height: 10).offset(x: x)
-            """.write(to: path, atomically: true, encoding: .utf8)
+            """)
+        defer { try? FileManager.default.removeItem(at: dir) }
         let r = try compose("animate", path.path, "-o", dir.path + "/%02d.png")
         #expect(r.status == 0 && r.stderr.hasPrefix("12 of 12 frames (0.2 s at 60 fps)"), "\(r.stderr)")
         let half = try compose("render", path.path, "--time", "50%", "-o", dir.path + "/half.png")
@@ -147,17 +153,15 @@ import Testing
     /// A drawing group whose content does not change is rasterized once for the whole sequence:
     /// 7 frames of a group turning as a unit are 1 miss and 6 hits, with 1 job or 4.
     @Test func unchangedDrawingGroupsHitTheCacheAcrossFrames() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("turn.scene")
-        try """
+        let (dir, path) = try sceneFile("turn.scene", """
             canvas(width: 40, height: 40)
             state angle = 0.0 -> 90.0
             animation(.linear(duration: 0.1))
             ZStack { Circle().fill(.mint); Rectangle().fill(.pink).frame(width: 8, height: 30) }
                 .drawingGroup()
                 .rotationEffect(.degrees(angle))
-            """.write(to: path, atomically: true, encoding: .utf8)
+            """)
+        defer { try? FileManager.default.removeItem(at: dir) }
         // With one job, and with 4 sharing the cache: a job that needs the image while another
         // draws it waits and hits, so the counts do not depend on timing (three runs of 4).
         for jobs in ["1", "4", "4", "4"] {
@@ -201,15 +205,13 @@ import Testing
     /// the 2 px margin on each side, (side + 4)² · 4 bytes: frame 3 is 54² · 4 = 11,664 bytes,
     /// within 12,000; frame 4 is 64² · 4 = 16,384, over.
     @Test func theEarliestFailingFrameIsReported() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("grow.scene")
-        try """
+        let (dir, path) = try sceneFile("grow.scene", """
             canvas(width: 100, height: 100)
             state side = 20.0 -> 80.0
             animation(.linear(duration: 0.1))
             Rectangle().fill(.blue).frame(width: side, height: side).compositingGroup().opacity(0.5)
-            """.write(to: path, atomically: true, encoding: .utf8)
+            """)
+        defer { try? FileManager.default.removeItem(at: dir) }
         var messages: [String] = []
         for jobs in ["1", "2", "4"] {
             let r = try compose("animate", path.path, "-o", dir.path + "/%d.png", "--jobs", jobs, "--max-offscreen-bytes", "12000", "-q")
@@ -249,15 +251,13 @@ import Testing
     /// development: the command thread slept while a frame it could write was ready). Each run
     /// has a watchdog, so a hang fails here instead of stalling the suite.
     @Test func manyFramesManyJobsNeverHang() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("tiny.scene")
-        try """
+        let (dir, path) = try sceneFile("tiny.scene", """
             canvas(width: 8, height: 8)
             state x = 0.0 -> 1.0
             animation(.linear(duration: 2))
             Rectangle().fill(.blue).opacity(x)
-            """.write(to: path, atomically: true, encoding: .utf8)
+            """)
+        defer { try? FileManager.default.removeItem(at: dir) }
         for round in 0..<4 {
             for (format, jobs) in [("rawvideo", "4"), ("png", "5"), ("rawvideo", "2")] {
                 let process = Process()
