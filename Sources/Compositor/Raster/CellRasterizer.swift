@@ -88,6 +88,12 @@ final class CellRasterizer {
 
     var edgeCount: Int { edges.count }
 
+    /// Exchanges the polygon's edges with `other`: region-local fixed point with `shift` bits,
+    /// top end first (y0 < y1), inside the region's rows and columns (`FixedLines` makes them).
+    func exchangeEdges(_ other: inout ScratchBuffer<FixedEdge>) {
+        swap(&other, &edges)
+    }
+
     /// Adds the segments in `segments` (x0, y0, x1, y1 each, device pixels), moved by
     /// −`origin` into the region's coordinates.
     func add(segments: UnsafeBufferPointer<Double>, origin: (x: Double, y: Double)) {

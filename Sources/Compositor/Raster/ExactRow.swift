@@ -51,8 +51,9 @@ struct ExactRowScratch: ~Copyable {
 /// pass-through vertex, or by counting the pieces to its left at other vertices) and updated at
 /// each crossing and where it passes between the two ends of a horizontal edge. Cost: O(k + width + pairs whose x ranges overlap) for k pieces: both orders
 /// it needs come from counting sorts by pixel column.
-func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, rowBottom: Double, width: Double, fillRule: FillRule,
-                       scratch s: inout ExactRowScratch, acc: UnsafeMutablePointer<Float>, stride: Int) {
+func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, rowBottom: Double,
+                                                 width: Double, fillRule: FillRule, scratch s: inout ExactRowScratch,
+                                                 out: inout Out) {
     let k = p.count
     let columns = Int(width) + 1
 
@@ -299,9 +300,8 @@ func resolveRowExactly(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, rowBotto
             let l = inside(w), r = inside(w &+ pc.dir)
             if l != r, yEnd > y {
                 // Kept in the band's cells whatever rounding did (the accumulation is unchecked).
-                let x0 = Float(min(width, max(0, pc.x(at: y)))), x1 = Float(min(width, max(0, pc.x(at: yEnd))))
-                if r { accumulateLine(acc, stride: stride, x0, Float(y), x1, Float(yEnd)) }
-                else { accumulateLine(acc, stride: stride, x1, Float(yEnd), x0, Float(y)) }
+                let x0 = min(width, max(0, pc.x(at: y))), x1 = min(width, max(0, pc.x(at: yEnd)))
+                if r { out.line(x0, y, x1, yEnd) } else { out.line(x1, yEnd, x0, y) }
             }
             if e >= end { break }
             w &+= ev[e].delta

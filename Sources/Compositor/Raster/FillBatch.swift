@@ -35,8 +35,6 @@ final class FillBatch {
     private var commands: [Command] = []
     private var pieces = ScratchBuffer<FixedEdge>()
     private var bandOffsets = ScratchBuffer<Int32>()
-    private var scratch = ScratchBuffer<FixedEdge>()
-    private var scratchBands = ScratchBuffer<Int32>()
     /// Where a batch draws: 8-bit (A/X)RGB rows, and how many.
     struct Target {
         var rows: Rasterizer.SolidTarget
@@ -59,46 +57,42 @@ final class FillBatch {
         let shift = cells.shift
         let rows = Self.bandRows
         let firstBand = region.y / rows, lastBand = (region.maxY - 1) / rows
-        // Each edge with each band it crosses, then sorted by band. (In
-        // local buffers: appends to the class's properties would each be a dynamic
-        // exclusivity check.)
-        var scratch = ScratchBuffer<FixedEdge>(capacity: 1), scratchBands = ScratchBuffer<Int32>(capacity: 1)
-        swap(&scratch, &self.scratch)
-        swap(&scratchBands, &self.scratchBands)
-        defer {
-            swap(&scratch, &self.scratch)
-            swap(&scratchBands, &self.scratchBands)
-        }
-        scratch.removeAll()
-        scratchBands.removeAll()
-        for i in 0..<edges.count {
-            let e = edges[i]
-            let y0 = Int(e.y0), y1 = Int(e.y1)
-            let b0 = (region.y + (y0 >> shift)) / rows, b1 = (region.y + ((y1 - 1) >> shift)) / rows
-            // The whole edge goes to every band it crosses: each band's walk cuts it to its
-            // rows from the edge's own ends, as drawing it at once does. (Cutting it here
-            // into pieces would give each piece its own slope from rounded ends, and the rows
-            // after a cut would differ by a rounding: the raster fuzzer found that.)
-            for b in b0...b1 {
-                scratch.append(e)
-                scratchBands.append(Int32(b))
-            }
-        }
+        // The whole edge goes to every band it crosses: each band's walk cuts it to its rows
+        // from the edge's own ends, as drawing it at once does. (Cutting it here into pieces
+        // would give each piece its own slope from rounded ends, and the rows after a cut
+        // would differ by a rounding: the raster fuzzer found that.) Two passes over the
+        // edges, a counting sort by band: count, then place.
         let bands = lastBand - firstBand + 1
         let offsets = bandOffsets.count
-        for _ in 0...bands { bandOffsets.append(0) }
+        bandOffsets.resize(count: offsets + bands + 1)
         let counts = bandOffsets.view
-        for i in 0..<scratchBands.count { counts[offsets + Int(scratchBands[i]) - firstBand + 1] &+= 1 }
+        for b in 0...bands { counts[offsets + b] = 0 }
+        let top = region.y - firstBand * rows   // region row 0 in the first band's rows
+        @inline(__always) func bandRange(_ e: FixedEdge) -> (Int, Int) {
+            ((top + Int(e.y0) >> shift) / rows, (top + Int(e.y1 - 1) >> shift) / rows)
+        }
+        var total = 0
+        for i in 0..<edges.count {
+            let (b0, b1) = bandRange(edges[i])
+            var b = b0
+            while b <= b1 { counts[offsets + b + 1] &+= 1; b += 1 }
+            total += b1 - b0 + 1
+        }
         let start = pieces.count
         counts[offsets] = Int32(start)
         for b in 0..<bands { counts[offsets + b + 1] &+= counts[offsets + b] }
-        // Place each piece at its band's next free slot (the offsets move on; restored below).
-        pieces.resize(count: start + scratch.count)
+        // Place each edge at its bands' next free slots (the offsets move on; restored below).
+        pieces.resize(count: start + total)
         let placed = pieces.view
-        for i in 0..<scratch.count {
-            let b = offsets + Int(scratchBands[i]) - firstBand
-            placed[Int(counts[b])] = scratch[i]
-            counts[b] &+= 1
+        for i in 0..<edges.count {
+            let e = edges[i]
+            let (b0, b1) = bandRange(e)
+            var b = b0
+            while b <= b1 {
+                placed[Int(counts[offsets + b])] = e
+                counts[offsets + b] &+= 1
+                b += 1
+            }
         }
         // counts[b] now holds the end of band b: shift them back to starts.
         var b = bands

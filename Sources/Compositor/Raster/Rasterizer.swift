@@ -29,6 +29,9 @@ func perturbation(_ index: inout UInt32) -> (Double, Double) {
     return (u * vertexPerturbation, v * vertexPerturbation)
 }
 
+/// The most edges a path may have to join a batch of fills on one thread (`Rasterizer.drawCells`).
+let batchedEdgesOnOneThread = 8192
+
 /// Rows per compositing chunk: each chunk of the mask is composited at its own tight x extent,
 /// so a thin diagonal stroke composites a ribbon, not its whole bounding box.
 let spanChunkRows = 8
@@ -62,6 +65,12 @@ public final class Rasterizer {
     private var segments: [Double] = []
     private var segmentContours: [Int32] = []
     private var rows = RowScratch()
+    /// The exact tier's tools per thread (`rasterizeResolved`), and its segments by slab.
+    private var resolvers: [SlabWorker] = []
+    private var slabOffsets = ScratchBuffer<Int32>()
+    private var slabIndices = ScratchBuffer<Int32>()
+    /// Paths with fewer segments resolve on one thread, in one slab (`rasterizeResolved`).
+    let minimumParallelSegments = 4096
     private let cellRasterizer = CellRasterizer()
     let batch = FillBatch()
     /// One cell rasterizer per thread a batch may draw on; the first is `cellRasterizer`.
@@ -201,27 +210,34 @@ public final class Rasterizer {
         let y0 = clampedFloor(minY, clip.y, clip.maxY), y1 = clampedCeil(maxY, clip.y, clip.maxY)
         guard x1 > x0, y1 > y0 else { return }
         let width = x1 - x0
-        if usesCells, coverageQuality == .fast || shape.simple, width < cellMaximumExtent, y1 - y0 < cellMaximumExtent {
+        let cellsFit = usesCells && width < cellMaximumExtent && y1 - y0 < cellMaximumExtent
+        if cellsFit, coverageQuality == .fast || shape.simple {
             try rasterizeCells(segs, region: PixelRect(x: x0, y: y0, width: width, height: y1 - y0), fillRule: fillRule,
                                opacity: opacity, shift: shape.simple ? cellShiftSimple : cellShiftFast, solid: solid, emit: emit)
             return
         }
-        try flushBatch()
         // Cells: a guard column on the left (where geometry left of the band lands, see
         // `appendClipped`), the band's `width` columns, and two on the right that the
         // accumulation may touch.
         let stride = width + 3
-        let maskStride = (width + 3) & ~3
         let bandHeight = max(1, min(y1 - y0, maximumBandCells / stride))
+        if cellsFit {
+            try rasterizeResolved(segs, contours, region: PixelRect(x: x0, y: y0, width: width, height: y1 - y0),
+                                  bandHeight: bandHeight, fillRule: fillRule, opacity: opacity, solid: solid, emit: emit)
+            return
+        }
+        try flushBatch()
+        let maskStride = (width + 3) & ~3
         reserve(cells: stride * bandHeight, maskBytes: maskStride * bandHeight)
         let scale = Float(Opacity(opacity).value * 255)
 
         var top = y0
         while top < y1 {
             let bandRows = min(bandHeight, y1 - top)
+            var cells = FloatCells(cells: accumulation, stride: stride)
             exactRows += rows.accumulate(segments: segs, contours: contours, originX: Double(x0) - 1, originY: Double(top),
-                                            width: Double(width), rows: bandRows, into: accumulation, stride: stride,
-                                            fillRule: fillRule, exactOverlaps: coverageQuality == .exact)
+                                         width: Double(width), rows: bandRows, into: &cells, fillRule: fillRule,
+                                         exactOverlaps: coverageQuality == .exact)
             sweep(rows: bandRows, width: width, stride: stride, maskStride: maskStride, fillRule: fillRule,
                   exact: rows.exact, scale: scale, origin: (x0, top))
             coveragePixels += width * bandRows
@@ -235,13 +251,121 @@ public final class Rasterizer {
     private func rasterizeCells(_ segments: [Double], region: PixelRect, fillRule: FillRule, opacity: Double, shift: Int,
                                 solid: SolidTarget?,
                                 emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
-        let cellRasterizer = self.cellRasterizer
-        cellPaths += 1
         cellRasterizer.begin(width: region.width, height: region.height, shift: shift)
         segments.withUnsafeBufferPointer { cellRasterizer.add(segments: $0, origin: (Double(region.x), Double(region.y))) }
+        try drawCells(region: region, fillRule: fillRule, opacity: opacity, solid: solid, emit: emit)
+    }
+
+    /// The exact tier on cells, slab by slab of the region (`SlabWorker`): each slab's strips
+    /// are kept where accumulating them is exact and resolved where it is not, and the lines
+    /// drawn by the cell rasterizer like any other path. Slabs are `resolvedSlabRows` rows
+    /// (fewer on very wide regions, where `bandHeight` is smaller) for paths of at least
+    /// `minimumParallelSegments` segments, else `bandHeight`, whatever the thread count, so
+    /// the lines and the bytes never depend on it. With several threads, a large
+    /// path composited straight into a solid target has its slabs resolved and drawn on all of
+    /// them at once (rows of different slabs are different pixels).
+    private func rasterizeResolved(_ segments: [Double], _ contours: [Int32], region: PixelRect, bandHeight: Int,
+                                   fillRule: FillRule, opacity: Double, solid: SolidTarget?,
+                                   emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
+        // Paths too small to share between threads take one slab (up to `bandHeight` rows):
+        // cutting them would only cost. The choice depends on the path alone.
+        let segmentCount = segments.count / 4
+        let slabRows = segmentCount < minimumParallelSegments ? bandHeight
+            : max(stripHeight, min(resolvedSlabRows, bandHeight / stripHeight * stripHeight))
+        let slabs = (region.height + slabRows - 1) / slabRows
+        bucketSegments(segments, region: region, slabRows: slabRows, slabs: slabs)
+        let workers = slabWorkers()
+        coveragePixels += region.width * region.height
+        cellPaths += slabs
+        defer {
+            for w in workers { exactRows += w.exactRows; w.exactRows = 0 }
+        }
+        let offsets = slabOffsets.view, indices = slabIndices.view
+        @inline(__always) func slab(_ k: Int) -> PixelRect {
+            PixelRect(x: region.x, y: region.y + k * slabRows, width: region.width, height: min(slabRows, region.height - k * slabRows))
+        }
+        @inline(__always) func only(_ k: Int) -> UnsafeBufferPointer<Int32>? {
+            slabs == 1 ? nil : UnsafeBufferPointer(start: indices.base + Int(offsets[k]), count: Int(offsets[k + 1] - offsets[k]))
+        }
+        let n = min(threads, slabs)
+        if let solid, n > 1, segmentCount >= minimumParallelSegments {
+            try flushBatch()
+            let work = SlabWork(segments: segments, contours: contours, fillRule: fillRule, opacity: opacity, solid: solid,
+                                slabs: slabs, workers: n, slab: slab, only: only, all: workers)
+            let failure = Locked<Error?>(nil)
+            DispatchQueue.concurrentPerform(iterations: n) { w in
+                do { try work.draw(worker: w) } catch { failure.withLock { $0 = error } }
+            }
+            if let error = failure.withLock({ $0 }) { throw error }
+            return
+        }
+        let worker = workers[0]
+        for k in 0..<slabs {
+            let rect = slab(k)
+            worker.prepare(segments, contours, only: only(k), slab: rect, fillRule: fillRule)
+            try drawCells(region: rect, fillRule: fillRule, opacity: opacity, solid: solid, emit: emit)
+        }
+    }
+
+    /// Fills `slabOffsets` and `slabIndices`: for each slab of `slabRows` rows of `region`, the
+    /// indices of the segments whose rows meet it, in increasing order (a counting sort).
+    private func bucketSegments(_ segments: [Double], region: PixelRect, slabRows: Int, slabs: Int) {
+        slabOffsets.reset(count: slabs + 1, to: 0)
+        slabIndices.removeAll()
+        guard slabs > 1 else { return }
+        let offsets = slabOffsets.view
+        let top = Double(region.y), rows = Double(slabRows), height = Double(region.height)
+        @inline(__always) func range(_ s: UnsafeBufferPointer<Double>, _ i: Int) -> (Int, Int)? {
+            let lo = min(s[4 * i + 1], s[4 * i + 3]) - top, hi = max(s[4 * i + 1], s[4 * i + 3]) - top
+            guard hi > 0, lo < height else { return nil }
+            return (max(0, Int(lo / rows)), min(slabs - 1, Int((min(hi, height) / rows).rounded(.up)) - 1))
+        }
+        let count = segments.count / 4
+        segments.withUnsafeBufferPointer { s in
+            var total = 0
+            for i in 0..<count {
+                guard let (a, b) = range(s, i), b >= a else { continue }
+                for k in a...b { offsets[k + 1] &+= 1 }
+                total += b - a + 1
+            }
+            for k in 0..<slabs { offsets[k + 1] &+= offsets[k] }
+            slabIndices.resize(count: total)
+            let indices = slabIndices.view
+            for i in 0..<count {
+                guard let (a, b) = range(s, i), b >= a else { continue }
+                for k in a...b {
+                    indices[Int(offsets[k])] = Int32(i)
+                    offsets[k] &+= 1
+                }
+            }
+            var k = slabs
+            while k > 0 { offsets[k] = offsets[k - 1]; k -= 1 }
+            offsets[0] = 0
+        }
+    }
+
+    /// A slab worker for each of `threads` threads; the first draws with `cellRasterizer`, the
+    /// others with the batch's workers (never both at once).
+    private func slabWorkers() -> [SlabWorker] {
+        let cells = batchWorkers()
+        while resolvers.count < cells.count { resolvers.append(SlabWorker(cells: cells[resolvers.count])) }
+        return resolvers
+    }
+
+    /// Draws the polygon `cellRasterizer` holds over `region`: into the batch, straight into
+    /// `solid`'s rows, or as masks for `emit`.
+    private func drawCells(region: PixelRect, fillRule: FillRule, opacity: Double, solid: SolidTarget?,
+                           emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
+        let cellRasterizer = self.cellRasterizer
+        let shift = cellRasterizer.shift
+        cellPaths += 1
         let bandRows = max(8, cellBandBytes / (4 * cellRasterizer.stride))
         coveragePixels += region.width * region.height
-        if let solid, let target = batch.target?.rows, target.pixels == solid.pixels, target.stride == solid.stride {
+        // A batch pays for small fills, whose bands it keeps in cache, and for any fill when
+        // several threads share its bands. One thread and a large path: recording would only
+        // copy its edges, so it is drawn at once (after what the batch holds).
+        if let solid, let target = batch.target?.rows, target.pixels == solid.pixels, target.stride == solid.stride,
+           threads > 1 || cellRasterizer.edgeCount <= batchedEdgesOnOneThread {
             batch.record(cellRasterizer, region: region, fold: CoverageFold(fillRule: fillRule, opacity: opacity, shift: shift),
                          source: solid.source)
             if batch.pieceCount > batch.maximumPieces { try batch.flush(with: batchWorkers()) }

@@ -36,20 +36,26 @@ struct RowScratch: ~Copyable {
 
     /// Accumulates a band of `rows` rows; returns how many rows went through the exact path.
     /// Without `exactOverlaps` (`CoverageQuality.fast`) every strip is accumulated.
-    mutating func accumulate(segments: [Double], contours: [Int32], originX: Double, originY: Double,
-                             width: Double, rows: Int, into acc: UnsafeMutablePointer<Float>, stride: Int,
-                             fillRule: FillRule, exactOverlaps: Bool = true) -> Int {
+    /// `only`: the indices of the segments that may reach the band, in increasing order (nil:
+    /// every segment is looked at).
+    mutating func accumulate<Out: LineSink & ~Copyable>(segments: [Double], contours: [Int32], only: UnsafeBufferPointer<Int32>? = nil,
+                                                        originX: Double, originY: Double, width: Double, rows: Int,
+                                                        into out: inout Out, fillRule: FillRule,
+                                                        exactOverlaps: Bool = true) -> Int {
         // Band-local x: the guard column is [0, 1), the band's pixels [1, width + 1).
         let right = width + 1
         // Edges clipped to the band's rows, in segment order.
         edges.removeAll()
         let height = Double(rows)
         segments.withUnsafeBufferPointer { s in
-            var i = 0
-            while i < s.count {
+            let total = only?.count ?? s.count / 4
+            var n = 0
+            while n < total {
+                let segment = only.map { Int($0[n]) } ?? n
+                n += 1
+                let i = 4 * segment
                 var x0 = s[i] - originX, y0 = s[i + 1] - originY, x1 = s[i + 2] - originX, y1 = s[i + 3] - originY
-                let contour = contours[i / 4]
-                i += 4
+                let contour = contours[segment]
                 if (y0 <= 0 && y1 <= 0) || (y0 >= height && y1 >= height) || (x0 >= right && x1 >= right) { continue }
                 let dir: Int32 = y0 < y1 ? 1 : -1
                 if dir < 0 { swap(&x0, &x1); swap(&y0, &y1) }
@@ -64,6 +70,7 @@ struct RowScratch: ~Copyable {
                 edges.append(Edge(xa: x0, ya: y0, xb: x1, yb: y1, slope: slope.isFinite ? slope : 0, dir: dir, contour: contour))
             }
         }
+        out.begin(edgeCount: edges.count)
         // Edges by first row (a stable counting sort keeps segment order within a row).
         startCount.reset(count: rows + 1, to: 0)
         for i in 0..<edges.count { startCount[Int(edges[i].ya) + 1] &+= 1 }
@@ -131,13 +138,10 @@ struct RowScratch: ~Copyable {
                 }
             }
             if !exactOverlaps || (guardWinding <= 1 && rowIsSimple(pieces, runs: &runs)) {
-                for p in pieces {
-                    if p.dir > 0 { accumulateLine(acc, stride: stride, Float(p.xa), Float(p.ya), Float(p.xb), Float(p.yb)) }
-                    else { accumulateLine(acc, stride: stride, Float(p.xb), Float(p.yb), Float(p.xa), Float(p.ya)) }
-                }
+                for p in pieces { out.piece(p) }
             } else {
                 resolveRowExactly(pieces, rowTop: top, rowBottom: bottom, width: right, fillRule: fillRule,
-                                  scratch: &exactScratch, acc: acc, stride: stride)
+                                  scratch: &exactScratch, out: &out)
                 for row in r..<(r + h) { exact[row] = true }
                 exactCount += h
             }

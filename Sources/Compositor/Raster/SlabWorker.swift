@@ -1,0 +1,61 @@
+import Foundation
+
+/// Rows per slab of the exact tier on cells (`Rasterizer.rasterizeResolved`): a multiple of
+/// `stripHeight`. Each slab reads only the segments that reach it, so a slab costs its own
+/// edges; 128 rows of a 1,024 px canvas hold 128 K cells.
+let resolvedSlabRows = 128
+
+/// One thread's tools for the exact tier on cells: strip-resolver scratch, the lines it makes
+/// and the cell rasterizer that draws them.
+final class SlabWorker {
+    private var rows = RowScratch()
+    private var lines = FixedLines(shift: cellShiftSimple, width: 0)
+    let cells: CellRasterizer
+    /// Rows resolved region by region since the rasterizer last read it.
+    var exactRows = 0
+
+    init(cells: CellRasterizer) { self.cells = cells }
+
+    /// Resolves the rows of `slab` (device pixels) from `segments` (`only`: the indices of
+    /// those reaching it) into `cells`' edges.
+    func prepare(_ segments: [Double], _ contours: [Int32], only: UnsafeBufferPointer<Int32>?, slab: PixelRect,
+                 fillRule: FillRule) {
+        lines.reset(shift: cellShiftSimple, width: slab.width)
+        exactRows += rows.accumulate(segments: segments, contours: contours, only: only, originX: Double(slab.x) - 1,
+                                     originY: Double(slab.y), width: Double(slab.width), rows: slab.height, into: &lines,
+                                     fillRule: fillRule, exactOverlaps: true)
+        cells.begin(width: slab.width, height: slab.height, shift: cellShiftSimple)
+        cells.exchangeEdges(&lines.edges)
+    }
+}
+
+/// What the threads of one parallel exact-tier path share, read-only: its segments, where
+/// each slab's are, and the solid target. Worker w takes slabs w, w + workers, …; each slab's
+/// rows are pixels no other slab writes.
+struct SlabWork: @unchecked Sendable {
+    let segments: [Double]
+    let contours: [Int32]
+    let fillRule: FillRule
+    let opacity: Double
+    let solid: Rasterizer.SolidTarget
+    let slabs: Int
+    let workers: Int
+    let slab: (Int) -> PixelRect
+    let only: (Int) -> UnsafeBufferPointer<Int32>?
+    /// Each worker's tools (so unchecked: no two threads use one).
+    let all: [SlabWorker]
+
+    func draw(worker w: Int) throws {
+        let worker = all[w]
+        var k = w
+        while k < slabs {
+            let rect = slab(k)
+            worker.prepare(segments, contours, only: only(k), slab: rect, fillRule: fillRule)
+            var sink = SolidOverSink(origin: solid.pixels + rect.y * solid.stride + rect.x * 4, stride: solid.stride,
+                                     source: solid.source)
+            let cells = worker.cells
+            try cells.run(bandRows: max(8, cellBandBytes / (4 * cells.stride)), fillRule: fillRule, opacity: opacity, sink: &sink)
+            k += workers
+        }
+    }
+}
