@@ -69,6 +69,8 @@ public final class Rasterizer {
     private var resolvers: [SlabWorker] = []
     private var slabOffsets = ScratchBuffer<Int32>()
     private var slabIndices = ScratchBuffer<Int32>()
+    /// How many threads the last path of the exact tier on cells was resolved on (tests).
+    private(set) var lastSlabWorkers = 0
     /// Paths with fewer segments resolve on one thread, in one slab (`rasterizeResolved`).
     let minimumParallelSegments = 4096
     private let cellRasterizer = CellRasterizer()
@@ -288,7 +290,9 @@ public final class Rasterizer {
             slabs == 1 ? nil : UnsafeBufferPointer(start: indices.base + Int(offsets[k]), count: Int(offsets[k + 1] - offsets[k]))
         }
         let n = min(threads, slabs)
+        lastSlabWorkers = 1
         if let solid, n > 1, segmentCount >= minimumParallelSegments {
+            lastSlabWorkers = n
             try flushBatch()
             let work = SlabWork(segments: segments, contours: contours, fillRule: fillRule, opacity: opacity, solid: solid,
                                 slabs: slabs, workers: n, slab: slab, only: only, all: workers)
