@@ -40,7 +40,8 @@ struct FixedEdge {
 /// The fold is exact wherever a pixel holds winding numbers {k, k ± 1} only: every pixel a
 /// single chain of edges crosses (convex shapes, circles, rounded rectangles, capsules). Where
 /// opposite windings meet in one pixel it is Blend2D's approximation (`CoverageQuality.fast`).
-/// `Rasterizer` uses it for paths it can prove simple (`ContourShapeCheck`) and for `.fast`.
+/// `Rasterizer` uses it for paths it can prove simple (`ContourShapeCheck`), for `.fast`, and
+/// for the strip resolver's lines under `.exact` (`FixedLines`), whose windings are exact.
 ///
 /// Limits: coordinates are clipped to the region first (in `Double`), so any finite input
 /// is safe; a region is at most `cellMaximumExtent` px wide and high. Windings beyond the
