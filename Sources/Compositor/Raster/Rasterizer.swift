@@ -99,6 +99,9 @@ public final class Rasterizer {
     private(set) var cellPaths = 0
     /// Rows resolved region by region because several chains shared a pixel (statistics).
     public private(set) var exactRows = 0
+    /// Of those, rows of strips so crowded with crossing edges that their coverage was
+    /// sampled along 16 sub-rows per row instead (`resolveRowBySampling`; statistics).
+    public private(set) var sampledRows = 0
     /// The most line segments one path may flatten into (`maximumFlattenedSegments`, 2^24, by
     /// default): beyond it `rasterize` throws `RasterError.tooManySegments` before flattening,
     /// so memory stays bounded (36 bytes a segment).
@@ -240,6 +243,8 @@ public final class Rasterizer {
             exactRows += rows.accumulate(segments: segs, contours: contours, originX: Double(x0) - 1, originY: Double(top),
                                          width: Double(width), rows: bandRows, into: &cells, fillRule: fillRule,
                                          exactOverlaps: coverageQuality == .exact)
+            sampledRows += rows.sampledRows
+            rows.sampledRows = 0
             sweep(rows: bandRows, width: width, stride: stride, maskStride: maskStride, fillRule: fillRule,
                   exact: rows.exact, scale: scale, origin: (x0, top))
             coveragePixels += width * bandRows
@@ -280,7 +285,12 @@ public final class Rasterizer {
         coveragePixels += region.width * region.height
         cellPaths += slabs
         defer {
-            for w in workers { exactRows += w.exactRows; w.exactRows = 0 }
+            for w in workers {
+                exactRows += w.exactRows
+                sampledRows += w.sampledRows
+                w.exactRows = 0
+                w.sampledRows = 0
+            }
         }
         let offsets = slabOffsets.view, indices = slabIndices.view
         @inline(__always) func slab(_ k: Int) -> PixelRect {

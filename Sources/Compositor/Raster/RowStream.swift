@@ -33,6 +33,9 @@ struct RowScratch: ~Copyable {
     var runs = ScratchBuffer<Run>()
     var guardSteps = ScratchBuffer<GuardStep>()
     var exactScratch = ExactRowScratch()
+    var sampleCrossings = ScratchBuffer<SampleCrossing>()
+    /// Rows of crowded strips drawn by `resolveRowBySampling` (read and reset by the caller).
+    var sampledRows = 0
 
     /// Accumulates a band of `rows` rows; returns how many rows went through the exact path.
     /// Without `exactOverlaps` (`CoverageQuality.fast`) every strip is accumulated.
@@ -140,8 +143,12 @@ struct RowScratch: ~Copyable {
             if !exactOverlaps || (guardWinding <= 1 && rowIsSimple(pieces, runs: &runs)) {
                 for p in pieces { out.piece(p) }
             } else {
-                resolveRowExactly(pieces, rowTop: top, rowBottom: bottom, width: right, fillRule: fillRule,
-                                  scratch: &exactScratch, out: &out)
+                if !resolveRowExactly(pieces, rowTop: top, rowBottom: bottom, width: right, fillRule: fillRule,
+                                      scratch: &exactScratch, out: &out) {
+                    resolveRowBySampling(pieces, rowTop: top, rowBottom: bottom, fillRule: fillRule, crossings: &sampleCrossings,
+                                         out: &out)
+                    sampledRows += h
+                }
                 for row in r..<(r + h) { exact[row] = true }
                 exactCount += h
             }

@@ -11,8 +11,10 @@ final class SlabWorker {
     private var rows = RowScratch()
     private var lines = FixedLines(shift: cellShiftSimple, width: 0)
     let cells: CellRasterizer
-    /// Rows resolved region by region since the rasterizer last read it.
+    /// Rows resolved region by region, and of those, rows of crowded strips sampled
+    /// (`resolveRowBySampling`), since the rasterizer last read them.
     var exactRows = 0
+    var sampledRows = 0
 
     init(cells: CellRasterizer) { self.cells = cells }
 
@@ -24,6 +26,8 @@ final class SlabWorker {
         exactRows += rows.accumulate(segments: segments, contours: contours, only: only, originX: Double(slab.x) - 1,
                                      originY: Double(slab.y), width: Double(slab.width), rows: slab.height, into: &lines,
                                      fillRule: fillRule, exactOverlaps: true)
+        sampledRows += rows.sampledRows
+        rows.sampledRows = 0
         cells.begin(width: slab.width, height: slab.height, shift: cellShiftSimple)
         cells.exchangeEdges(&lines.edges)
     }
