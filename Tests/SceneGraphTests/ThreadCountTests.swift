@@ -8,13 +8,15 @@ import Testing
 /// drawn by one thread, fill after fill: the image must be the same bytes whatever the count.
 @Suite struct ThreadCountTests {
     /// The reference scenes (SCENES.md) as views, at 1, 2, 3 and 8 threads. S3-1k's batch of
-    /// 1,000 fills is large enough to be split (`FillBatch.minimumParallelPieces`); the check
-    /// below makes sure it was.
-    @Test(arguments: ["S1a", "S1b", "S2-noshadow", "S3-1k", "S4-nz-fast", "S5", "S6", "S7"])
+    /// 1,000 fills is large enough to be split (`FillBatch.minimumParallelPieces`), and S4's
+    /// path (571,000 segments, exact tier) is resolved in slabs on every thread; the checks
+    /// below make sure they were.
+    @Test(arguments: ["S1a", "S1b", "S2-noshadow", "S3-1k", "S4-nz", "S4-eo", "S4-nz-fast", "S5", "S6", "S7"])
     func sameBytesAtEveryThreadCount(name: String) throws {
         let scenes: [String: () -> ReferenceScene] = [
             "S1a": { .s1(group: false) }, "S1b": { .s1(group: true) }, "S2-noshadow": { .s2NoShadow() },
-            "S3-1k": { .s3(count: 1000) }, "S4-nz-fast": { .s4(fillRule: .nonZero).fast }, "S5": { .s5() },
+            "S3-1k": { .s3(count: 1000) }, "S4-nz": { .s4(fillRule: .nonZero) }, "S4-eo": { .s4(fillRule: .evenOdd) },
+            "S4-nz-fast": { .s4(fillRule: .nonZero).fast }, "S5": { .s5() },
             "S6": { .s6() }, "S7": { .s7() },
         ]
         let make = try #require(scenes[name])
@@ -27,6 +29,7 @@ import Testing
             try renderer.render(scene.view, into: surface)
             images.append(surface.withUnsafeMutableBytes { Array($0) })
             if name == "S3-1k" { #expect(renderer.rasterizer.batch.lastWorkers == min(threads, 34), "\(threads) threads") }
+            if name == "S4-nz" || name == "S4-eo" { #expect(renderer.rasterizer.lastSlabWorkers == threads, "\(threads) threads") }
         }
         for (i, threads) in [2, 3, 8].enumerated() { #expect(images[i + 1] == images[0], "\(name) at \(threads) threads") }
     }
