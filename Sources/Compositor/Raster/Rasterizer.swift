@@ -332,7 +332,8 @@ public final class Rasterizer {
         @inline(__always) func range(_ s: UnsafeBufferPointer<Double>, _ i: Int) -> (Int, Int)? {
             let lo = min(s[4 * i + 1], s[4 * i + 3]) - top, hi = max(s[4 * i + 1], s[4 * i + 3]) - top
             guard hi > 0, lo < height else { return nil }
-            return (max(0, Int(lo / rows)), min(slabs - 1, Int((min(hi, height) / rows).rounded(.up)) - 1))
+            // Clamped before converting: a coordinate may be 1e30 (the raster fuzzer's find).
+            return (Int(max(0, lo) / rows), min(slabs - 1, Int((min(hi, height) / rows).rounded(.up)) - 1))
         }
         let count = segments.count / 4
         segments.withUnsafeBufferPointer { s in
