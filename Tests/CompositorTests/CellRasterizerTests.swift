@@ -108,23 +108,26 @@ import Testing
         #expect(largestDifference(try mask(triangle, cells: false, clip: clip), try mask(triangle, cells: true, clip: clip)) <= 1)
     }
 
-    /// Under `.fast`, windings pile up: 100 nested squares turning the same way give winding
-    /// k in the k-th ring, within the 10-bit cells' limit of ±1,023. Non-zero covers all of
-    /// them; even-odd covers the odd rings only.
-    @Test func nestedWindingsUnderFast() throws {
+    /// 100 nested squares turning the same way give winding k in the k-th ring. Under
+    /// `.fast` that stays within the 10-bit cells' limit of ±1,023; under `.exact`, rows
+    /// crossing over 32 chains are resolved exactly, so the 19.12 cells never hold the winding
+    /// of 100 (which would wrap their ±63). Either way non-zero covers every ring and even-odd
+    /// the odd ones.
+    @Test(arguments: [CoverageQuality.fast, .exact]) func nestedWindings(quality: CoverageQuality) throws {
         var path = Path()
         for k in 0..<100 {
             let d = CGFloat(k)
             path.addRect(CGRect(x: d, y: d, width: 200 - 2 * d, height: 200 - 2 * d))
         }
         let clip = PixelRect(x: 0, y: 0, width: 200, height: 200)
-        let nonZero = try mask(path, .nonZero, cells: true, quality: .fast, clip: clip)
-        let evenOdd = try mask(path, .evenOdd, cells: true, quality: .fast, clip: clip)
+        let nonZero = try mask(path, .nonZero, cells: true, quality: quality, clip: clip)
+        let evenOdd = try mask(path, .evenOdd, cells: true, quality: quality, clip: clip)
         for k in [0, 1, 2, 50, 97, 98, 99] {
             // Pixel (k, 100) lies in ring k + 1 (inside squares 0 … k).
             #expect(nonZero[100 * 200 + k] == 255)
             #expect(evenOdd[100 * 200 + k] == (k % 2 == 0 ? 255 : 0), "ring \(k + 1)")
         }
+        #expect(nonZero[100 * 200 + 100] == 255)
     }
 
     /// Random self-crossing polygons, stroke outlines (which loop back over themselves at
@@ -178,25 +181,6 @@ import Testing
             p.addLines(points)
             p.closeSubpath()
         }
-    }
-
-    /// Under `.exact`, 100 nested squares turning the same way: rows crossing over 32 chains
-    /// are resolved exactly, so the 19.12 cells never hold the winding of 100 (which would wrap
-    /// their ±63): non-zero covers every ring, even-odd the odd ones.
-    @Test func nestedWindingsUnderExact() throws {
-        var path = Path()
-        for k in 0..<100 {
-            let d = CGFloat(k)
-            path.addRect(CGRect(x: d, y: d, width: 200 - 2 * d, height: 200 - 2 * d))
-        }
-        let clip = PixelRect(x: 0, y: 0, width: 200, height: 200)
-        let nonZero = try mask(path, .nonZero, cells: true, clip: clip)
-        let evenOdd = try mask(path, .evenOdd, cells: true, clip: clip)
-        for k in [0, 1, 2, 50, 97, 98, 99] {
-            #expect(nonZero[100 * 200 + k] == 255)
-            #expect(evenOdd[100 * 200 + k] == (k % 2 == 0 ? 255 : 0), "ring \(k + 1)")
-        }
-        #expect(nonZero[100 * 200 + 100] == 255)
     }
 
     /// A path large enough to be resolved in slabs on several threads, filled straight into
