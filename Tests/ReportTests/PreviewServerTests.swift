@@ -101,13 +101,21 @@ private func statusCode(_ response: String) -> Int? {
         #expect(Loopback.readToEnd(silent).isEmpty, "closed without an answer")
         #expect(Date().timeIntervalSince(start) < 3)
         close(silent)
+        // The server counts a connection until its thread has closed it, a moment after the
+        // client saw the end: wait for that (under load a fixed pause was not enough, and a
+        // waiter below was turned away instead of the third connection).
+        func waitFor(_ count: Int) {
+            let deadline = Date().addingTimeInterval(5)
+            while running.server.openConnections != count && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        waitFor(0)
 
         // Two long polls fill the server; a third connection is turned away.
         let waiters = (0..<2).map { _ in Loopback.connect(port) }
         for fd in waiters {
             Loopback.send(fd, Array("GET /wait?version=1 HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
         }
-        Thread.sleep(forTimeInterval: 0.2)
+        waitFor(2)
         #expect(statusCode(Loopback.exchange(port, "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")) == 503)
         #expect(running.stop(), "serve returns after stop")
         for fd in waiters {

@@ -109,6 +109,13 @@ public final class PreviewServer: @unchecked Sendable {
         state.unlock()
     }
 
+    /// How many connections are being answered now (each counts until its thread has closed
+    /// it, a moment after the client sees the end).
+    public var openConnections: Int {
+        state.lock(); defer { state.unlock() }
+        return connections
+    }
+
     /// Accepts connections until `stop()`, each answered on a thread of its own; returns once
     /// the listener is closed and open connections have finished (at most a second later).
     public func serve() {
