@@ -54,6 +54,9 @@ func accumulateLine(_ acc: UnsafeMutablePointer<Float>, stride: Int,
 /// (x0, y0) to (x1, y1) adds winding +1 to its right where it runs down (y1 > y0), −1 where it
 /// runs up.
 protocol LineSink: ~Copyable {
+    /// Whether `RowScratch` should keep each row's touched cells (`touchedFirst`,
+    /// `touchedLast`) for a sweep of its own; the cell rasterizer tracks its own.
+    var needsTouchedCells: Bool { get }
     /// A band with `edgeCount` edges starts (the `segment` numbers of its pieces).
     mutating func begin(edgeCount: Int)
     mutating func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double)
@@ -62,6 +65,7 @@ protocol LineSink: ~Copyable {
 }
 
 extension LineSink where Self: ~Copyable {
+    var needsTouchedCells: Bool { false }
     mutating func begin(edgeCount: Int) {}
 
     @inline(__always)
@@ -75,6 +79,7 @@ extension LineSink where Self: ~Copyable {
 struct FloatCells: LineSink {
     let cells: UnsafeMutablePointer<Float>
     let stride: Int
+    var needsTouchedCells: Bool { true }
 
     @inline(__always)
     mutating func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {

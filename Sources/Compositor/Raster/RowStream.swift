@@ -129,8 +129,9 @@ struct RowScratch: ~Copyable {
             let guardWinding = appendGuardPieces(&row, &guardSteps)
             guard !row.isEmpty else { continue }
             let pieces = row.buffer
-            // Cells a piece can touch: its rows, and columns ⌊xmin⌋ … ⌊xmax⌋ + 1.
-            for p in pieces {
+            // Cells a piece can touch: its rows, and columns ⌊xmin⌋ … ⌊xmax⌋ + 1 (for the
+            // `Float` sweep only: the cell rasterizer keeps its own).
+            for p in pieces where out.needsTouchedCells {
                 let c0 = Int32(p.xmin), c1 = Int32(p.xmax) + 1
                 var rr = Int(p.ya)
                 let rEnd = min(r + h, Int(p.yb.rounded(.up)))
