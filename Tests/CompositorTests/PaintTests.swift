@@ -57,10 +57,16 @@ import _TestSupport
         #expect(half.pixel(x: 50, y: 90).b == 255)                                      // 90°: padded end
     }
 
-    @Test func imagePaintCopiesAndResamples() throws {
+    /// A 2 × 1 image: black, then white.
+    func blackWhite() throws -> Surface {
         let img = try Surface(width: 2, height: 1)
         img.fill(.black, in: PixelRect(x: 0, y: 0, width: 1, height: 1))
         img.fill(.white, in: PixelRect(x: 1, y: 0, width: 1, height: 1))
+        return img
+    }
+
+    @Test func imagePaintCopiesAndResamples() throws {
+        let img = try blackWhite()
         // Identity, nearest: an exact copy.
         let s = try Surface(width: 2, height: 1)
         try Canvas(s).fill(Path(CGRect(x: 0, y: 0, width: 2, height: 1)), with: .image(img, transform: .identity, filter: .nearest))
@@ -78,11 +84,29 @@ import _TestSupport
         #expect(shifted.pixel(x: 0, y: 0).a == 0 && shifted.pixel(x: 2, y: 0) == RGBA8(0, 0, 0, 255))
     }
 
+    /// Drawing a surface as an image paint (moved, filtered) leaves the surface as it
+    /// was: composited or painted later without a transform, it is read in place. (The paint
+    /// once set its transform on the surface's own pixman image; a pooled layer reused by the
+    /// next render was read shifted.)
+    @Test func anImagePaintLeavesItsSurfaceAsItWas() throws {
+        let img = try blackWhite()
+        let moved = try Surface(width: 4, height: 1)
+        try Canvas(moved).fill(Path(CGRect(x: 0, y: 0, width: 4, height: 1)),
+                               with: .image(img, transform: CGAffineTransform(translationX: 1, y: 0), filter: .bilinear))
+        for check in 0..<2 {
+            let plain = try Surface(width: 2, height: 1)
+            if check == 0 {
+                try plain.composite(img)
+            } else {
+                try Canvas(plain).fill(Path(CGRect(x: 0, y: 0, width: 2, height: 1)), with: .image(img, transform: .identity, filter: .nearest))
+            }
+            #expect(plain.pixel(x: 0, y: 0) == RGBA8(0, 0, 0, 255) && plain.pixel(x: 1, y: 0) == RGBA8(255, 255, 255, 255))
+        }
+    }
+
     @Test func bicubicEnlargesSmoothlyAndClampsEdges() throws {
         // Black | white, enlarged ×8 with the Mitchell–Netravali cubic and edges clamped.
-        let img = try Surface(width: 2, height: 1)
-        img.fill(.black, in: PixelRect(x: 0, y: 0, width: 1, height: 1))
-        img.fill(.white, in: PixelRect(x: 1, y: 0, width: 1, height: 1))
+        let img = try blackWhite()
         let big = try Surface(width: 16, height: 1)
         try Canvas(big).fill(Path(CGRect(x: 0, y: 0, width: 16, height: 1)),
                              with: .image(img, transform: CGAffineTransform(scaleX: 8, y: 1), filter: .bicubic, clampToEdge: true))

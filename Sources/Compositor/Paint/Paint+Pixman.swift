@@ -85,7 +85,14 @@ extension Paint {
             return finishGradient(img, transform: local.concatenating(transform))
 
         case let .image(surface, imageTransform, filter, clampToEdge, repeats):
-            let source = PixmanSource(pixman_image_ref(surface.image), retaining: surface)
+            // A pixman image of its own over the surface's pixels (no copy): the repeat,
+            // transform and filter set below stay with this paint. Set on the surface's own
+            // image they outlived the draw: a pooled layer or a cached picture drawn later
+            // without a transform (identity sets none) was read through the stale one.
+            guard let alias = pixman_image_create_bits(surface.format.pixmanFormat, Int32(surface.width), Int32(surface.height),
+                                                       surface.data.assumingMemoryBound(to: UInt32.self), Int32(surface.stride))
+            else { return nil }
+            let source = PixmanSource(alias, retaining: surface)
             if clampToEdge { pixman_image_set_repeat(source.image, PIXMAN_REPEAT_PAD) }
             if repeats { pixman_image_set_repeat(source.image, PIXMAN_REPEAT_NORMAL) }
             let toDevice = imageTransform.concatenating(transform)
