@@ -24,6 +24,28 @@ struct FilterGraphTests {
         return s
     }
 
+    /// The interpolated transfer tables stay within 2·10⁻⁵ of the exact functions (the bound
+    /// derived in `SRGBCurve`), checked at 100,001 points including both ends and the knees.
+    @Test func srgbTablesMatchTheExactTransferFunctions() {
+        var worst: (decode: Float, encode: Float) = (0, 0)
+        SRGBCurve.decoding.withUnsafeBufferPointer { dec in
+            SRGBCurve.encoding.withUnsafeBufferPointer { enc in
+                for k in 0...100_000 {
+                    let v = Float(k) / 100_000
+                    worst.decode = max(worst.decode, abs(SRGBCurve.sample(dec, v) - srgbDecodeF(v)))
+                    worst.encode = max(worst.encode, abs(SRGBCurve.sample(enc, v) - srgbEncodeF(v)))
+                }
+                #expect(SRGBCurve.sample(dec, 0) == 0 && SRGBCurve.sample(enc, 0) == 0)
+                #expect(abs(SRGBCurve.sample(dec, 1) - 1) < 1e-6 && abs(SRGBCurve.sample(enc, 1) - 1) < 1e-6)
+                // Inputs out of range clamp to the ends; NaN reads as 0.
+                #expect(SRGBCurve.sample(enc, -3) == 0 && abs(SRGBCurve.sample(enc, 7) - 1) < 1e-6)
+                #expect(SRGBCurve.sample(enc, .nan) == 0 && abs(SRGBCurve.sample(dec, .infinity) - 1) < 1e-6)
+            }
+        }
+        #expect(worst.decode < 2e-5, "decoding off by \(worst.decode)")
+        #expect(worst.encode < 2e-5, "encoding off by \(worst.encode)")
+    }
+
     @Test func floodFillsItsSubregionOnly() throws {
         // Red at 50 %: premultiplied (0.5 × 255 = 127.5 → 128, 0, 0, 128) inside (2, 3, 4, 2).
         let s = try run([(.flood(Color(red: 1, green: 0, blue: 0, opacity: 0.5)), [])], subregion: CGRect(x: 2, y: 3, width: 4, height: 2))
