@@ -174,6 +174,34 @@ import Testing
         for y in 0..<5 { for x in 0..<5 { #expect(back.storedARGB(x: x, y: y) == s.storedARGB(x: x, y: y)) } }
     }
 
+    /// The PNG encoder's un-premultiplied bytes equal `pixel(x:y:)` for every alpha and
+    /// random colours below it (premultiplied: each channel ≤ alpha), in every format.
+    @Test(arguments: PixelFormat.allCases)
+    func straightBytesMatchThePixels(format: PixelFormat) throws {
+        let s = try Surface(width: 256, height: 3, format: format)
+        var rng = SystemRandomNumberGenerator()
+        for y in 0..<3 {
+            for x in 0..<256 {
+                let a = UInt32(x)
+                let c = { UInt32.random(in: 0...a, using: &rng) }
+                let v = a << 24 | c() << 16 | c() << 8 | c()
+                if format.bytesPerPixel == 4 {
+                    (s.data + y * s.stride).assumingMemoryBound(to: UInt32.self)[x] = v
+                } else {
+                    let f = { (shift: UInt32) in Double((v >> shift) & 0xFF) / 255 }
+                    s.setEncodedPixel(x: x, y: y, EncodedPixel(r: f(16), g: f(8), b: f(0), a: f(24)))
+                }
+            }
+        }
+        let bytes = [UInt8](s.straightBGRA())
+        for y in 0..<3 {
+            for x in 0..<256 {
+                let p = s.pixel(x: x, y: y), i = 4 * (y * 256 + x)
+                #expect(bytes[i..<i + 4] == [p.b, p.g, p.r, p.a][...], "(\(x), \(y))")
+            }
+        }
+    }
+
     @Test func badFilesGiveTypedErrorsWithThePath() throws {
         let missing = "/nonexistent/dir/x.png"
         #expect(throws: PNGError(path: missing, reason: "no such file")) { try PNG.read(path: missing) }

@@ -119,23 +119,30 @@ extension Surface {
     public func straightBGRA() -> Data {
         var out = Data(count: width * height * 4)
         out.withUnsafeMutableBytes { raw in
-            let dst = raw.bindMemory(to: UInt8.self)
+            let dst = raw.baseAddress!
             for y in 0..<height {
-                let row = (data + y * stride)
-                let base = y * width * 4
+                let row = data + y * stride
+                let base = dst + y * width * 4
+                guard format == .argb32 else {
+                    let bytes = base.assumingMemoryBound(to: UInt8.self)
+                    for x in 0..<width {
+                        let p = pixel(x: x, y: y)
+                        bytes[4 * x] = p.b; bytes[4 * x + 1] = p.g; bytes[4 * x + 2] = p.r; bytes[4 * x + 3] = p.a
+                    }
+                    continue
+                }
+                // Words in, words out: an opaque or transparent pixel is copied as it is (a
+                // transparent premultiplied pixel is all zero), others are un-premultiplied.
+                let source = row.assumingMemoryBound(to: UInt32.self)
+                let target = base.assumingMemoryBound(to: UInt32.self)
                 for x in 0..<width {
-                    let p = pixel(x: x, y: y, row: row)
-                    dst[base + 4 * x] = p.b
-                    dst[base + 4 * x + 1] = p.g
-                    dst[base + 4 * x + 2] = p.r
-                    dst[base + 4 * x + 3] = p.a
+                    let v = source[x], a = v >> 24
+                    if a == 255 || v == 0 { target[x] = v; continue }
+                    let p = unpremultiply(argb: v)
+                    target[x] = UInt32(p.a) << 24 | UInt32(p.r) << 16 | UInt32(p.g) << 8 | UInt32(p.b)
                 }
             }
         }
         return out
-    }
-
-    @inline(__always) private func pixel(x: Int, y: Int, row: UnsafeMutableRawPointer) -> RGBA8 {
-        format == .argb32 ? unpremultiply(argb: row.assumingMemoryBound(to: UInt32.self)[x]) : pixel(x: x, y: y)
     }
 }
