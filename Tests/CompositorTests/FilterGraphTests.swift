@@ -46,6 +46,34 @@ struct FilterGraphTests {
         #expect(worst.encode < 2e-5, "encoding off by \(worst.encode)")
     }
 
+    /// The filter result's direct store into an `argb32` layer gives the bytes the general
+    /// per-pixel path (`setEncodedPixel`) gives, on random premultiplied planes with exact
+    /// 8-bit values (rounding ties), out-of-range values and NaN.
+    @Test func directStoreMatchesThePerPixelPath() throws {
+        var rng = SystemRandomNumberGenerator()
+        let plane = FilterPlane(width: 64, height: 64, linear: false, area: PixelRect(x: 0, y: 0, width: 64, height: 64))
+        for i in 0..<plane.count {
+            let p = plane.pixels + 4 * i
+            let a: Float = [0, 1, Float(Int.random(in: 0...255, using: &rng)) / 255, Float.random(in: -0.1...1.1, using: &rng)][i % 4]
+            for c in 0..<3 {
+                p[c] = i % 7 == 0 ? Float(Int.random(in: 0...510, using: &rng)) / 510 * a : Float.random(in: -0.05...1.05, using: &rng) * a
+            }
+            p[3] = a
+            if i % 97 == 0 { p[i % 3] = .nan }
+        }
+        let direct = try Surface(width: 64, height: 64), general = try Surface(width: 64, height: 64)
+        plane.store(into: direct)
+        for y in 0..<64 {
+            for x in 0..<64 {
+                let p = plane.pixels + 4 * (y * 64 + x)
+                let a = Double(min(1, max(0, p[3])))
+                general.setEncodedPixel(x: x, y: y, a > 0 ? EncodedPixel(r: Double(p[0]) / a, g: Double(p[1]) / a, b: Double(p[2]) / a, a: a)
+                                                          : EncodedPixel(r: 0, g: 0, b: 0, a: 0))
+                #expect(direct.storedARGB(x: x, y: y) == general.storedARGB(x: x, y: y), "(\(x), \(y))")
+            }
+        }
+    }
+
     @Test func floodFillsItsSubregionOnly() throws {
         // Red at 50 %: premultiplied (0.5 × 255 = 127.5 → 128, 0, 0, 128) inside (2, 3, 4, 2).
         let s = try run([(.flood(Color(red: 1, green: 0, blue: 0, opacity: 0.5)), [])], subregion: CGRect(x: 2, y: 3, width: 4, height: 2))

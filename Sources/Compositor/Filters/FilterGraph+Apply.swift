@@ -47,11 +47,19 @@ final class FilterPlane {
     /// This image in the other colour encoding (self when it is already in `linear`).
     func encoded(linear target: Bool) -> FilterPlane {
         guard target != linear else { return self }
-        let c = copy()
-        c.linear = target
+        let c = FilterPlane(width: width, height: height, linear: target, area: area)
+        // `mapUnpremultiplied` with the transfer table, written out: one reciprocal a pixel,
+        // transparent pixels left at zero, and the table's results need no finiteness check.
         (target ? SRGBCurve.decoding : SRGBCurve.encoding).withUnsafeBufferPointer { table in
-            c.mapUnpremultiplied { r, g, b, a in
-                (SRGBCurve.sample(table, r), SRGBCurve.sample(table, g), SRGBCurve.sample(table, b), a)
+            for i in 0..<count {
+                let p = pixels + 4 * i, q = c.pixels + 4 * i
+                let a = p[3]
+                guard a > 0 else { continue }
+                let alpha = min(1, a), inverse = 1 / a
+                q[0] = SRGBCurve.sample(table, p[0] * inverse) * alpha
+                q[1] = SRGBCurve.sample(table, p[1] * inverse) * alpha
+                q[2] = SRGBCurve.sample(table, p[2] * inverse) * alpha
+                q[3] = alpha
             }
         }
         return c
@@ -228,6 +236,10 @@ extension FilterGraph {
             results.append(result)
         }
         let final = (results.last ?? FilterPlane(width: w, height: h, linear: false, area: region)).encoded(linear: false)
+        if layer.format == .argb32 {
+            final.store(into: layer)
+            return
+        }
         for y in 0..<h {
             for x in 0..<w {
                 let p = final.pixels + 4 * (y * w + x)
@@ -248,6 +260,30 @@ extension Color {
 }
 
 extension FilterPlane {
+    /// This sRGB-encoded image written over an `argb32` surface of its size: per pixel what
+    /// `setEncodedPixel` stores (alpha rounded to 8 bits first, the colour un-premultiplied and
+    /// premultiplied by that alpha, rounded half away from zero), without its per-pixel
+    /// format switch and library rounding calls.
+    func store(into surface: Surface) {
+        precondition(surface.format == .argb32 && surface.width == width && surface.height == height && !linear)
+        // x ≥ 0 rounded half away from zero, exactly as `rounded()` does: x − ⌊x⌋ is exact.
+        @inline(__always) func byte(_ v: Double) -> UInt32 {
+            let x = min(1, max(0, v)) * 255, f = x.rounded(.down)
+            return UInt32(x - f >= 0.5 ? f + 1 : f)
+        }
+        for y in 0..<height {
+            let row = (surface.data + y * surface.stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width {
+                let p = pixels + 4 * (y * width + x)
+                let a = Double(min(1, max(0, p[3])))
+                guard a > 0 else { row[x] = 0; continue }
+                // The same operations in the same order as `setEncodedPixel`, so the same bytes.
+                let a8 = byte(a), af = Double(a8) / 255
+                row[x] = a8 << 24 | byte(Double(p[0]) / a * af) << 16 | byte(Double(p[1]) / a * af) << 8 | byte(Double(p[2]) / a * af)
+            }
+        }
+    }
+
     /// `surface`'s pixels (any format) as premultiplied sRGB-encoded floats, as far as both
     /// extend; the rest stays as it was.
     func read(_ surface: Surface) {
