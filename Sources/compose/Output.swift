@@ -36,7 +36,7 @@ func writeFiles(_ files: [(path: String, data: Data)]) -> (ExitCode, String)? {
     for file in files {
         let existed = FileManager.default.fileExists(atPath: file.path)
         do {
-            try file.data.write(to: URL(fileURLWithPath: file.path), options: .atomic)
+            try writeAtomically(file.data, to: file.path)
             if !existed { created.append(file.path) }
         } catch {
             // Rare after the checks (a full disk): remove the files this run created.
@@ -45,6 +45,48 @@ func writeFiles(_ files: [(path: String, data: Data)]) -> (ExitCode, String)? {
         }
     }
     return nil
+}
+
+/// A failed system call's `errno`.
+struct SystemError: Error {
+    let code: Int32
+}
+
+/// Writes `data` to a new file beside `path`, then renames it over `path`: a reader sees the
+/// old file or the whole new one, never a part. The file gets the mode of the one it replaces,
+/// else 0666 less the umask. Plain system calls: Foundation's atomic write looked up the user
+/// and group databases and file attributes, a tenth of a small render's process time.
+func writeAtomically(_ data: Data, to path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    let folder = url.deletingLastPathComponent().path
+    var fd: Int32 = -1
+    var temporary = ""
+    for _ in 0..<100 {
+        temporary = folder + "/." + url.lastPathComponent + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        if fd >= 0 || errno != EEXIST { break }
+    }
+    guard fd >= 0 else { throw SystemError(code: errno) }
+    var failure: Int32 = 0
+    var existing = stat()
+    if stat(path, &existing) == 0, fchmod(fd, existing.st_mode & 0o7777) != 0 { failure = errno }
+    data.withUnsafeBytes { raw in
+        var offset = 0
+        while failure == 0, offset < raw.count {
+            let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0 {
+                if errno != EINTR { failure = errno }
+            } else {
+                offset += n
+            }
+        }
+    }
+    if close(fd) != 0, failure == 0 { failure = errno }
+    if failure == 0, rename(temporary, path) != 0 { failure = errno }
+    if failure != 0 {
+        unlink(temporary)
+        throw SystemError(code: failure)
+    }
 }
 
 /// Writes `data` to standard output; when that fails (a full disk, a closed pipe), says why and
@@ -68,6 +110,7 @@ func standardOutputFailure(_ data: Data) -> String? {
 /// The operating system's words for a failed write ("No space left on device"), where
 /// Foundation wraps them.
 func reason(_ error: Error) -> String {
+    if let error = error as? SystemError { return String(cString: strerror(error.code)) }
     let ns = error as NSError
     if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
         return String(cString: strerror(Int32(underlying.code)))

@@ -14,7 +14,9 @@ guard let first = arguments.first else {
     exit(ExitCode.usage.rawValue)
 }
 let commands: [String: ([String]) -> ExitCode] = ["render": runRender, "animate": runAnimate, "explain": runExplain, "bench": runBench, "diff": runDiff, "report": runReport, "preview": runPreview]
-let helps = ["render": renderHelp, "animate": animateHelp, "explain": explainHelp, "bench": benchHelp, "diff": diffHelp, "report": reportHelp, "preview": previewHelp]
+// Closures, not strings: a top-level constant here is built at launch, and the help texts (the
+// limits' defaults come from a `Renderer`) cost a render's start-up time for nothing.
+let helps: [String: () -> String] = ["render": { renderHelp }, "animate": { animateHelp }, "explain": { explainHelp }, "bench": { benchHelp }, "diff": { diffHelp }, "report": { reportHelp }, "preview": { previewHelp }]
 switch first {
 case "-h", "--help":
     print(rootHelp)
@@ -23,7 +25,7 @@ case "--version":
 case "help":
     switch arguments.dropFirst().first {
     case nil: print(rootHelp)
-    case let name? where helps[name] != nil: print(helps[name]!)
+    case let name? where helps[name] != nil: print(helps[name]!())
     case let other?:
         let hint = suggestion(for: other, among: Array(helps.keys)).map { " Did you mean '\($0)'?" } ?? ""
         fail(UsageError(message: "Unknown subcommand '\(other)'.\(hint)", command: nil))
