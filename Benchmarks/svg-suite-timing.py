@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Times the whole SVG suite rendered by this engine beside resvg, in one run, two ways.
+"""Times the whole SVG suite rendered by this engine beside resvg, in one run, three ways.
 
 - Processes: `compose render` and resvg's CLI, one process per render as a user runs them,
   alternating which goes first.
+- Batches: `compose render FILES… --output-dir DIR`, one process per folder of the suite, with
+  one job and with one per core, against resvg's one process per file.
 - In process: Benchmarks' `svg-suite-bench` (read, resolve, render, encode the PNG in memory)
   and resvg through its Python binding `resvg_py` (the same steps), when it is installed.
 
@@ -52,6 +54,26 @@ def main():
                     failures[name] += 1
         for name in engines:
             medians[name].append(statistics.median(times[name]))
+    # Batches: `compose render` with every file of one folder of the suite (names repeat across
+    # folders; the suite's widths are all the same) into a scratch folder, one process per
+    # folder, with one job (one core, as resvg's CLI uses) and with the default (every core).
+    groups = {}
+    for row in rows:
+        groups.setdefault((row["width"], os.path.dirname(row["svg"])), []).append(os.path.join(args.suite, row["svg"]))
+    batch = {}
+    for jobs in ["1", str(os.cpu_count() or 1)]:
+        totals = []
+        for _ in range(args.repeats):
+            total = 0.0
+            for k, ((width, _), files) in enumerate(groups.items()):
+                target = os.path.join(out, "batch", str(k))
+                os.makedirs(target, exist_ok=True)
+                start = time.perf_counter()
+                subprocess.run([args.compose, "render", *files, "--output-dir", target, "--width", width, "--jobs", jobs,
+                                "--allow-files", args.suite], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                total += time.perf_counter() - start
+            totals.append(total)
+        batch[jobs] = statistics.median(totals)
     shutil.rmtree(out, ignore_errors=True)
     # In process: the bench's medians, then resvg's binding with as many repeats.
     inproc = {}
@@ -91,6 +113,13 @@ def main():
             } for name in engines
         },
         "composeOverResvg": round(total["compose"] / total["resvg"], 3),
+        # `compose render FILES… --output-dir` per folder of the suite: total seconds (median of
+        # the repeats) by job count, and over resvg's one process per file.
+        "batches": {"processes": len(groups), "totalSecondsByJobs": {j: round(t, 3) for j, t in batch.items()},
+                    "overResvgByJobs": {j: round(t / total["resvg"], 3) for j, t in batch.items()}},
+        # Each test's medians in ms, to find where the totals come from.
+        "perTest": [{"name": row["category"] + "/" + row["name"],
+                     **{name: round(1000 * medians[name][k], 2) for name in engines}} for k, row in enumerate(rows)],
     }
     if inproc:
         result["inProcess"] = {name: {"totalSeconds": round(sum(v), 3), "medianPerTestMs": round(1000 * statistics.median(v), 3),
@@ -103,6 +132,9 @@ def main():
     for name, e in result["engines"].items():
         print(f"{name:10} {e['totalSeconds']:9.2f} {e['medianPerTestMs']:10.2f} {e['slowestTestMs']:11.2f} {e['failedRenders']:7d}")
     print(f"compose / resvg: {result['composeOverResvg']:.3f}")
+    for jobs, t in batch.items():
+        print(f"compose render FILES… --output-dir, {len(groups)} processes (one per folder), --jobs {jobs}: "
+              f"{t:.2f} s, {t / total['resvg']:.3f} × resvg's total")
     if inproc:
         print("in process (read, render, encode the PNG in memory):")
         for name, v in inproc.items():

@@ -15,13 +15,27 @@ python=python3
 "$python" -c 'import numpy' 2>/dev/null || { echo "score.py needs numpy: apt-get install python3-numpy (make deps does)" >&2; exit 1; }
 start=$(date +%s%N)
 # Images are read from anywhere in the suite (its resources/ folder lies outside each test's).
-# One render per manifest row; a test the renderer refuses (exit status non-zero) leaves no PNG
-# and fails in the score. Its message goes to the log.
-tail -n +2 "$suite/manifest.tsv" | awk -F'\t' '{print $1 "\t" $2 "\t" $3 "\t" $5}' |
-while IFS="$(printf '\t')" read -r category name width svg; do
-    mkdir -p "$out/$category/$(dirname "$name")"
-    printf '%s\t%s\t%s\n' "$width" "$suite/$svg" "$out/$category/$name.png"
-done | SVG_SUITE_ROOT="$suite" xargs -P "$jobs" -L 1 sh -c '"$1" render "$4" -o "$5" --width "$3" --allow-files "$SVG_SUITE_ROOT" 2>>"$2/log.txt" || echo "failed: $4" >>"$2/log.txt"' sh "$compose" "$out" || true
+# One `compose render` per output folder and width renders that folder's tests in one process
+# (its batch mode, `--output-dir`, `--jobs` as many as cores); a test the renderer refuses leaves
+# no PNG and fails in the score, and its message goes to the log.
+tab=$(printf '\t')
+tail -n +2 "$suite/manifest.tsv" | awk -F'\t' -v out="$out" -v suite="$suite" '{
+    dir = out "/" $1; name = $2
+    if (index(name, "/")) { sub(/\/[^\/]*$/, "", name); dir = dir "/" name }
+    key = $3 "\t" dir
+    if (!(key in files)) order[++n] = key
+    files[key] = files[key] "\t" suite "/" $5
+} END { for (i = 1; i <= n; i++) print order[i] files[order[i]] }' |
+while IFS="$tab" read -r width dir svgs; do
+    mkdir -p "$dir"
+    # The tab-separated file list, split on tabs only, without globbing.
+    set -f; saved=$IFS; IFS=$tab
+    # shellcheck disable=SC2086
+    set -- $svgs
+    IFS=$saved; set +f
+    "$compose" render "$@" --output-dir "$dir" --width "$width" --jobs "$jobs" --allow-files "$suite" 2>>"$out/log.txt" ||
+        echo "failed in $dir (status $?)" >>"$out/log.txt"
+done
 end=$(date +%s%N)
 ms=$(( (end - start) / 1000000 ))
 printf 'rendered in %d.%d s (%s jobs)\n' $((ms / 1000)) $(( (ms % 1000) / 100 )) "$jobs"

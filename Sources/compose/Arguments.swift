@@ -24,7 +24,7 @@ func suggestion(for word: String, among candidates: [String]) -> String? {
 
 /// The one-line usage of each subcommand, for usage errors.
 let usages: [String: String] = [
-    "render": "render <scene> [-o <output>] [--scale <scale>] [--size <WxH>] [--background <color>] [--stats] [--stats-json <file>] [--trace <file>] [--overlay offscreen|layers] [--time <seconds|N%>]",
+    "render": "render <scene> [-o <output>] [--scale <scale>] [--size <WxH>] [--background <color>] [--stats] [--stats-json <file>] [--trace <file>] [--overlay offscreen|layers] [--time <seconds|N%>]\n       compose render <scene> <scene>… [--output-dir <dir>] [--jobs <n>]",
     "animate": "animate <scene> -o <frames/%04d.png> [--fps <fps>] [--frames <A..<B>] [--shard <I/N>] [--jobs <n>] [--format png|rawvideo] [--duration <s>]",
     "explain": "explain <scene> [--json] [--scale <scale>] [--size <WxH>]",
     "bench": "bench <scene> [-n <runs>] [--scale <scale>] [--size <WxH>]",

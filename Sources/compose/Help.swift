@@ -76,12 +76,19 @@ OVERVIEW: Render a scene to PNG.
 USAGE: compose render <scene> [-o <output>] [--scale <scale>] [--size <WxH>]
                       [--background <color>] [--stats] [--stats-json <file>] [--trace <file>]
                       [--overlay offscreen|layers] [--time <seconds|N%>]
+       compose render <scene> <scene>… [--output-dir <dir>] [--jobs <n>] [options]
 
 ARGUMENTS AND OPTIONS:
 \(sceneArgumentsHelp)  --background <color>    'transparent', a colour name ('white', 'blue' …) or hex ('#FFCC00').
                           (default: the scene's canvas, else white)
   -o, --output <output>   Where to write the PNG ('-' for standard output).
                           (default: the scene's name with '.png', in the current folder)
+  --output-dir <dir>      Write each scene's image to <dir>/<its name>.png; with several
+                          scenes, all are rendered by this one process (a failed scene is
+                          reported, the others are still written). (default: the current folder)
+  -j, --jobs <n>          Scenes rendered at once, 1 to 256. (default: the active cores, never
+                          more than the scenes; each render's --threads: the cores divided
+                          among the jobs)
   --stats                 Print what the render cost (leaf draws, offscreen layers with bounds
                           and bytes, peak offscreen bytes, milliseconds per phase) on stderr.
   --stats-json <file>     Write the same statistics as JSON.
@@ -100,7 +107,7 @@ an error no file is left half-written and existing files are left untouched.
 
 EXIT STATUS: 0 written, 64 usage error, 65 the scene has errors (each printed as
 file:line:column with the source line), 66 the scene file cannot be read, 73/74 an output
-cannot be written.
+cannot be written. With several scenes: the status of the first one that failed.
 """
 
 /// The scene arguments without `--demo` (the demo has no animation).

@@ -58,6 +58,10 @@ struct SceneOptions {
     /// Whether `load` registers `--fonts`, `--symbols` and the rest: `preview` loads the scene
     /// again at every save, and registers them only the first time.
     var registersResources = true
+    /// Whether more than one scene may be given (`render`'s batch mode); they follow `path`.
+    var acceptsManyScenes = false
+    /// The scenes given after the first, when `acceptsManyScenes`.
+    var morePaths: [String] = []
 
     static let flags = ["--demo", "--width", "--height", "--fonts", "--symbols", "--scale", "--size", "--background", "--max-depth", "--max-iterations", "--max-path-elements",
                         "--max-pixels", "--max-scene-bytes", "--max-coordinate", "--max-offscreen-bytes", "--max-image-bytes",
@@ -119,7 +123,11 @@ struct SceneOptions {
         default:
             if arg.hasPrefix("-") && arg != "-" { return false }
             if let path {
-                fail(UsageError(message: "Unexpected argument '\(arg)': the scene is already '\(path)'.", command: reader.command))
+                guard acceptsManyScenes else {
+                    fail(UsageError(message: "Unexpected argument '\(arg)': the scene is already '\(path)'.", command: reader.command))
+                }
+                morePaths.append(arg)
+                return true
             }
             path = arg
         }
@@ -271,9 +279,11 @@ extension SceneOptions {
     /// Registers the fonts for `Font.custom`: `--fonts` files and folders, `COMPOSE_FONT_PATH`'s
     /// folders, and a `fonts/` folder beside the scene file when there is one. Prints the
     /// problem and returns the exit code when one cannot be used.
-    func registerFonts() -> ExitCode? {
-        var sources = fonts.map { ($0, "--fonts") }
-        for folder in (ProcessInfo.processInfo.environment["COMPOSE_FONT_PATH"] ?? "").split(separator: ":") where !folder.isEmpty {
+    /// `besideSceneOnly`: only the `fonts/` folder beside the scene (the other sources were
+    /// registered for an earlier scene of the same command).
+    func registerFonts(besideSceneOnly: Bool = false) -> ExitCode? {
+        var sources = besideSceneOnly ? [] : fonts.map { ($0, "--fonts") }
+        for folder in (besideSceneOnly ? "" : ProcessInfo.processInfo.environment["COMPOSE_FONT_PATH"] ?? "").split(separator: ":") where !folder.isEmpty {
             sources.append((String(folder), "COMPOSE_FONT_PATH"))
         }
         if let path, path != "-" {
