@@ -3,6 +3,10 @@
 # exact command to run.
 
 SWIFT ?= swift
+# Release builds carry the Swift runtime and Foundation inside the binary: a `compose` process
+# then starts in about half the time (docs/cli.md, "Start-up"). Every release build here uses
+# the same flags, so they share one build and none recompiles another's modules.
+RELEASE := $(SWIFT) build -c release --static-swift-stdlib
 # Text: HarfBuzz shapes, ICU breaks lines and orders bidi text, Inter (variable) stands in for SF
 # Pro; Noto (per script, colour emoji), Droid Sans Fallback (CJK) and DejaVu are the fallback
 # chain, fontconfig its last resort, Noto Serif and JetBrains Mono the serif and monospaced designs.
@@ -46,11 +50,11 @@ deps-browser:
 	-$(call install_missing,$(BROWSER_PACKAGES),--no-install-recommends)
 
 build: deps
-	$(SWIFT) build -c release
+	$(RELEASE)
 
 # Builds the CLI and renders the built-in demo scene to out/demo.png.
 demo: deps
-	$(SWIFT) build -c release --product compose
+	$(RELEASE) --product compose
 	@mkdir -p out
 	.build/release/compose render --demo -o out/demo.png
 	.build/release/compose render Examples/circles.scene -o out/circles.png
@@ -59,7 +63,7 @@ demo: deps
 # Renders every scene in Examples/ to the PNG beside it. Those PNGs are the examples' reference
 # images (ExampleSceneTests compares with them exactly): look at the diff before committing.
 examples: deps
-	$(SWIFT) build -c release --product compose
+	$(RELEASE) --product compose
 	@# Scenes showing another example's PNG (image.scene shows radar-seal.png) come last; SVG
 	@# files render to the PNG beside them too.
 	@for scene in $$(grep -L '\.png"' Examples/*.scene) $$(grep -l '\.png"' Examples/*.scene); do \
@@ -98,7 +102,7 @@ svg-suite-check: deps
 # The pixel kernels of an optimised build call nothing (no runtime, no library call left in
 # their SIMD code): Compositor compiled in release, its object files disassembled.
 check-kernels: deps
-	$(SWIFT) build -c release --target Compositor --quiet
+	$(RELEASE) --target Compositor --quiet
 	Tools/check-kernel-calls.sh .build/release/Compositor.build/*.o
 
 # Compiles the Benchmarks/ and Fuzz/ packages with warnings as errors, without timing or
