@@ -4,7 +4,7 @@ target: N = 2 in at most 0.6x the time of 1, on this 2-core machine).
 
 Each run is one process, as a user runs it. The job counts alternate which goes first. PNG
 frames go to a temporary folder; raw video goes to /dev/null. Prints medians and ratios, and
-writes JSON. Usage (build the release binary first: `swift build -c release --product compose`):
+writes JSON. Usage (build the release binary first: `swift build -c release --static-swift-stdlib --product compose`):
 
     Benchmarks/animate-jobs.py [--compose .build/release/compose] [--scene Examples/badge.scene]
         [--fps 100] [--frames 120] [--jobs 1,2] [--runs 5] [--json Benchmarks/results/animate-jobs.json]

@@ -12,7 +12,7 @@
    the whole save-to-screen time it sees).
 
 Prints a table and writes JSON. Usage (build the release binary first:
-`swift build -c release --product compose`):
+`swift build -c release --static-swift-stdlib --product compose`):
 
     Benchmarks/report-timing.py [--compose .build/release/compose] [--runs 15] [--saves 10]
         [--json Benchmarks/results/report-timing.json]
