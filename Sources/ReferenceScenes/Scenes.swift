@@ -71,20 +71,22 @@ extension ReferenceScene {
         return ReferenceScene(name: name, width: width, height: height, ops: ops)
     }
 
-    /// S4: one closed path of 2000 random cubics on 1024², filled blue.
-    public static func s4(fillRule: FillRule) -> ReferenceScene {
+    /// S4: one closed path of 2000 random cubics on 1024², filled blue. Other `curves` counts
+    /// make the scaling series (`S4-nz-500` …): the same generator, so the first curves agree.
+    public static func s4(fillRule: FillRule, curves: Int = 2000) -> ReferenceScene {
         var lcg = SceneLCG()
         var path = Path()
         let x = lcg.u() * 1024, y = lcg.u() * 1024
         path.move(to: CGPoint(x: x, y: y))
-        for _ in 0..<2000 {
+        for _ in 0..<curves {
             let c1 = CGPoint(x: lcg.u() * 1024, y: lcg.u() * 1024)
             let c2 = CGPoint(x: lcg.u() * 1024, y: lcg.u() * 1024)
             let p = CGPoint(x: lcg.u() * 1024, y: lcg.u() * 1024)
             path.addCurve(to: p, control1: c1, control2: c2)
         }
         path.closeSubpath()
-        return ReferenceScene(name: fillRule == .nonZero ? "S4-nz" : "S4-eo", width: 1024, height: 1024,
+        let name = (fillRule == .nonZero ? "S4-nz" : "S4-eo") + (curves == 2000 ? "" : "-\(curves)")
+        return ReferenceScene(name: name, width: 1024, height: 1024,
                               ops: [.fill(path, .blue, fillRule)])
     }
 
@@ -162,6 +164,9 @@ public final class ReferenceRenderer {
         surface = try Surface(width: width, height: height)
         canvas = Canvas(surface)
     }
+
+    /// The rasterizer every frame draws with (its statistics, its thread count).
+    public var rasterizer: Rasterizer { canvas.rasterizer }
 
     /// One frame: the white clear, then every operation.
     public func render(_ scene: ReferenceScene) throws {

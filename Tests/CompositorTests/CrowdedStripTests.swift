@@ -61,6 +61,28 @@ import Testing
         #expect(Double(differences.reduce(0, +)) / Double(differences.count) < 1)
     }
 
+    /// `Rasterizer.crossings` counts the crossings of the rows resolved exactly: a pentagram
+    /// (five points, each edge crossing two others) has five, each inside one strip, under both
+    /// fill rules, whether drawn alone or as one of many; a convex polygon has none.
+    @Test(arguments: [FillRule.nonZero, .evenOdd]) func crossingsAreCounted(rule: FillRule) throws {
+        // Vertices 144° apart, turned by 0.1 rad so no crossing lies on a strip's edge.
+        let star = Path { p in
+            p.addLines((0..<5).map { i in
+                let a = 0.1 + Double(i) * 4 * .pi / 5
+                return CGPoint(x: 50 + 40 * cos(a), y: 50 + 40 * sin(a))
+            })
+            p.closeSubpath()
+        }
+        let rasterizer = Rasterizer()
+        let canvas = Canvas(try Surface(width: 100, height: 100), rasterizer: rasterizer)
+        try canvas.fill(star, with: .color(.black), fillRule: rule)
+        #expect(rasterizer.crossings == 5)
+        try canvas.fill(Path(ellipseIn: CGRect(x: 10, y: 10, width: 80, height: 60)), with: .color(.black), fillRule: rule)
+        #expect(rasterizer.crossings == 5)
+        try canvas.fill(star, with: .color(.black), fillRule: rule)
+        #expect(rasterizer.crossings == 10)
+    }
+
     /// A star of 3,000 edges, each spanning the shape: every strip holds thousands of pieces
     /// that cross one another (millions of pairs a strip, over `crossingPairBudget`; at 9,000
     /// edges, gigabytes of crossing events and minutes before the budget). Now its strips are sampled: it renders, the same at

@@ -1,4 +1,5 @@
 import Foundation
+import Compositor
 import ReferenceScenes
 import SceneGraph
 
@@ -15,7 +16,7 @@ struct ScalingRow: Codable {
 
 func scalingSeries(runs: Int, quick: Bool) throws -> [ScalingRow] {
     print("\nscaling: S3 by shape count (1920×1080) and by canvas (1,000 shapes); median of \(runs) runs, ms")
-    print(String(format: "  %8@ %11@ %10@ %10@ %12@ %12@", "shapes", "canvas", "engine", "cairo", "µs/shape", "ms/Mpx"))
+    print("  " + "shapes".leftPad(8) + " " + "canvas".leftPad(11) + ["engine", "cairo", "µs/shape", "ms/Mpx"].map { " " + $0.leftPad(10) }.joined())
     var rows: [ScalingRow] = []
     func measure(_ n: Int, _ w: Int, _ h: Int) throws {
         let scene = ReferenceScene.s3(count: n, width: w, height: h)
@@ -35,8 +36,8 @@ func scalingSeries(runs: Int, quick: Bool) throws -> [ScalingRow] {
         let row = ScalingRow(shapes: n, width: w, height: h, engineMs: e, cairoMs: median(tc),
                              engineUsPerShape: e * 1000 / Double(n), engineMsPerMegapixel: e / (Double(w * h) / 1e6))
         rows.append(row)
-        print(String(format: "  %8d %11@ %10.2f %10.2f %12.2f %12.2f", n, "\(w)×\(h)", row.engineMs, row.cairoMs,
-                     row.engineUsPerShape, row.engineMsPerMegapixel))
+        print(String(format: "  %8d ", n) + "\(w)×\(h)".leftPad(11)
+              + String(format: " %10.2f %10.2f %10.2f %10.2f", row.engineMs, row.cairoMs, row.engineUsPerShape, row.engineMsPerMegapixel))
     }
     for n in quick ? [100, 1000, 10000] : [100, 1000, 10000, 100000] { try measure(n, 1920, 1080) }
     for side in quick ? [512, 1024, 2048] : [512, 1024, 2048, 4096] { try measure(1000, side, side) }
@@ -45,5 +46,58 @@ func scalingSeries(runs: Int, quick: Bool) throws -> [ScalingRow] {
     let steps = zip(byCount, byCount.dropFirst()).map { $1.engineMs / $0.engineMs }
     print("  ×10 shapes costs " + steps.map { String(format: "×%.1f", $0) }.joined(separator: ", ")
           + (steps.last.map { $0 > 8 && $0 < 12.5 ? " (linear at the top)" : " (not linear at the top)" } ?? ""))
+    return rows
+}
+
+// How the exact tier grows: S4's path (one closed path of random cubics over 1024², so its
+// crossings grow with the square of its curves) with 500, 1k, 2k and 4k curves, both fill rules,
+// drawn directly on one thread, beside cairo. The exact tier's work should follow the crossings
+// its strips hold (`Rasterizer.crossings`), never their square.
+
+struct CrossingScalingRow: Codable {
+    var name: String
+    var curves: Int
+    var crossings: Int
+    var engineMs: Double, cairoMs: Double
+    var nsPerCrossing: Double
+}
+
+func crossingSeries(runs: Int, quick: Bool) throws -> [CrossingScalingRow] {
+    print("\nscaling: S4 by curves (1024², exact tier, one thread); median of \(runs) runs, ms")
+    // (Padded in Swift: Foundation on Linux ignores a width on %@.)
+    print("  " + "scene".rightPad(12) + ["curves", "crossings", "engine", "cairo", "ns/crossing"].map { " " + $0.leftPad(11) }.joined())
+    var rows: [CrossingScalingRow] = []
+    for rule in [FillRule.nonZero, .evenOdd] {
+        for curves in quick ? [500, 1000, 2000] : [500, 1000, 2000, 4000] {
+            let scene = ReferenceScene.s4(fillRule: rule, curves: curves)
+            let engine = try ReferenceRenderer(width: scene.width, height: scene.height)
+            engine.rasterizer.threads = 1
+            let cairo = CairoRenderer(width: scene.width, height: scene.height)
+            let before = engine.rasterizer.crossings
+            try engine.render(scene)
+            let crossings = engine.rasterizer.crossings - before
+            cairo.render(scene)
+            var te: [Double] = [], tc: [Double] = []
+            for _ in 0..<runs {
+                var t0 = now()
+                try engine.render(scene)
+                te.append(ms(now() - t0))
+                t0 = now()
+                cairo.render(scene)
+                tc.append(ms(now() - t0))
+            }
+            let e = median(te)
+            let row = CrossingScalingRow(name: scene.name, curves: curves, crossings: crossings, engineMs: e, cairoMs: median(tc),
+                                         nsPerCrossing: e * 1e6 / Double(max(1, crossings)))
+            rows.append(row)
+            print("  " + row.name.rightPad(12) + String(format: " %11d %11d %11.2f %11.2f %11.1f", curves, crossings, e, row.cairoMs, row.nsPerCrossing))
+        }
+        // Each doubling of the curves: how much the crossings and the time grow.
+        let mine = rows.filter { $0.name.hasPrefix(rule == .nonZero ? "S4-nz" : "S4-eo") }
+        let steps = zip(mine, mine.dropFirst()).map { (Double($1.crossings) / Double(max(1, $0.crossings)), $1.engineMs / $0.engineMs) }
+        let faster = steps.contains { $0.1 > $0.0 * 1.15 }
+        print("  ×2 curves: " + steps.map { String(format: "crossings ×%.2f, time ×%.2f", $0.0, $0.1) }.joined(separator: "; ")
+              + (faster ? " (time grows faster than the crossings)" : " (time grows no faster than the crossings)"))
+    }
     return rows
 }

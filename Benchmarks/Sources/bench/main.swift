@@ -352,6 +352,8 @@ if options.scenes == nil || options.scenes!.contains("S2") {
 
 let scaling = options.scenes == nil || options.scenes!.contains("scaling")
     ? try scalingSeries(runs: max(3, options.runs / 3), quick: options.quick) : []
+let crossingScaling = options.scenes == nil || options.scenes!.contains("crossings")
+    ? try crossingSeries(runs: max(3, options.runs / 3), quick: options.quick) : []
 
 let offscreen = options.scenes == nil || options.scenes!.contains("offscreen") ? try offscreenSeries(runs: options.runs) : []
 let booleans = options.scenes == nil || options.scenes!.contains("booleans") ? booleanSeries(runs: options.runs) : []
@@ -371,11 +373,12 @@ struct Report: Codable {
     var animations: [AnimationRow]
     var peers: [PeerRow]
     var scaling: [ScalingRow]
+    var crossingScaling: [CrossingScalingRow]
     var texts: [TextRow]
 }
 let report = Report(date: ISO8601DateFormatter().string(from: Date()), runs: options.runs, scenes: rows, floor: floor,
                     offscreen: offscreen, booleans: booleans, layouts: layouts, animations: animations, peers: peerRows, scaling: scaling,
-                    texts: texts)
+                    crossingScaling: crossingScaling, texts: texts)
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
 let url = URL(fileURLWithPath: options.json)

@@ -22,6 +22,8 @@ struct SortKey {
 
 /// Scratch for `resolveRowExactly`, reused from row to row; its buffers are freed with it.
 struct ExactRowScratch: ~Copyable {
+    /// Crossings found in the rows resolved exactly since the owner last read them (statistics).
+    var crossings = 0
     var sorted = ScratchBuffer<Piece>()
     var sortedIndex = ScratchBuffer<Int32>()
     var keys = ScratchBuffer<SortKey>()
@@ -122,6 +124,7 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
         }
         if pairs > budget { return false }
     }
+    s.crossings &+= s.events.count / 2
     // Ends of horizontal edges. Pieces that start or end inside the row usually do so in
     // balanced pairs at one point (a pass-through vertex: one ends, the next starts, same
     // direction; a turning point: two start or two end, opposite directions), which changes

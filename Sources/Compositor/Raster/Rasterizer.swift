@@ -102,6 +102,9 @@ public final class Rasterizer {
     /// Of those, rows of strips so crowded with crossing edges that their coverage was
     /// sampled along 16 sub-rows per row instead (`resolveRowBySampling`; statistics).
     public private(set) var sampledRows = 0
+    /// Edge crossings the exactly resolved rows held (each found once per strip it lies in;
+    /// statistics: what the exact tier's work grows with).
+    public private(set) var crossings = 0
     /// The most line segments one path may flatten into (`maximumFlattenedSegments`, 2^24, by
     /// default): beyond it `rasterize` throws `RasterError.tooManySegments` before flattening,
     /// so memory stays bounded (36 bytes a segment).
@@ -244,7 +247,9 @@ public final class Rasterizer {
                                          width: Double(width), rows: bandRows, into: &cells, fillRule: fillRule,
                                          exactOverlaps: coverageQuality == .exact)
             sampledRows += rows.sampledRows
+            crossings += rows.exactScratch.crossings
             rows.sampledRows = 0
+            rows.exactScratch.crossings = 0
             sweep(rows: bandRows, width: width, stride: stride, maskStride: maskStride, fillRule: fillRule,
                   exact: rows.exact, scale: scale, origin: (x0, top))
             coveragePixels += width * bandRows
@@ -288,8 +293,10 @@ public final class Rasterizer {
             for w in workers {
                 exactRows += w.exactRows
                 sampledRows += w.sampledRows
+                crossings += w.crossings
                 w.exactRows = 0
                 w.sampledRows = 0
+                w.crossings = 0
             }
         }
         let offsets = slabOffsets.view, indices = slabIndices.view

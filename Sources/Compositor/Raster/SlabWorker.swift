@@ -15,6 +15,8 @@ final class SlabWorker {
     /// (`resolveRowBySampling`), since the rasterizer last read them.
     var exactRows = 0
     var sampledRows = 0
+    /// Crossings found in those rows (`Rasterizer.crossings`).
+    var crossings = 0
 
     init(cells: CellRasterizer) { self.cells = cells }
 
@@ -27,7 +29,9 @@ final class SlabWorker {
                                      originY: Double(slab.y), width: Double(slab.width), rows: slab.height, into: &lines,
                                      fillRule: fillRule, exactOverlaps: true)
         sampledRows += rows.sampledRows
+        crossings += rows.exactScratch.crossings
         rows.sampledRows = 0
+        rows.exactScratch.crossings = 0
         cells.begin(width: slab.width, height: slab.height, shift: cellShiftSimple)
         cells.exchangeEdges(&lines.edges)
     }
