@@ -134,7 +134,9 @@ extension FilterGraph {
     /// Runs the graph on `layer` in place: its pixels are the source graphic, pixel (0, 0) at
     /// device pixel `origin`; `images` are the `image` primitives' pictures, each the layer's
     /// size and placement. The layer's own encoding is kept (8-bit sRGB, 8-bit linear or float).
-    public func apply(to layer: Surface, origin: (x: Int, y: Int), images: [Surface] = []) throws {
+    /// `threads`: how many threads its blurs share their rows among (the same bytes at any
+    /// count).
+    public func apply(to layer: Surface, origin: (x: Int, y: Int), images: [Surface] = [], threads: Int = 1) throws {
         let w = layer.width, h = layer.height
         func pixelRect(_ r: CGRect) -> PixelRect {
             guard !r.isNull, r.minX.isFinite, r.minY.isFinite, r.maxX.isFinite, r.maxY.isFinite else {
@@ -179,7 +181,7 @@ extension FilterGraph {
             switch primitive.kind {
             case let .gaussianBlur(sx, sy):
                 out = try input(0).copy()
-                out.blur(sigmaX: sx, sigmaY: sy)
+                out.blur(sigmaX: sx, sigmaY: sy, threads: threads)
             case let .offset(dx, dy):
                 out = try input(0).shifted(dx: dx, dy: dy)
             case .flood(let color):
@@ -209,7 +211,7 @@ extension FilterGraph {
             case let .dropShadow(sx, sy, dx, dy, color):
                 let content = try input(0)
                 let shadow = content.copy()
-                shadow.blur(sigmaX: sx, sigmaY: sy)
+                shadow.blur(sigmaX: sx, sigmaY: sy, threads: threads)
                 let moved = shadow.shifted(dx: dx, dy: dy)
                 let c = color.components(linear: linear)
                 for i in 0..<moved.count {
@@ -312,7 +314,7 @@ extension FilterPlane {
 
     /// Blurred in place: σx along rows, σy along columns, each channel separately (colour
     /// spreads with its coverage); outside the image is transparent.
-    func blur(sigmaX: Double, sigmaY: Double) {
+    func blur(sigmaX: Double, sigmaY: Double, threads: Int = 1) {
         // σ capped as every blur of the engine is (`DropShadow.maximumSigma`); infinity too.
         func capped(_ s: Double) -> Double { s.isNaN ? 0 : min(s, DropShadow.maximumSigma) }
         let sx = capped(sigmaX), sy = capped(sigmaY)
@@ -323,10 +325,10 @@ extension FilterPlane {
         defer { plane.deallocate(); spare.deallocate() }
         for channel in 0..<4 {
             for i in 0..<n { plane[i] = pixels[4 * i + channel] }
-            if sx > 0 { blurRows(plane, scratch: spare, width: width, height: height, sigma: sx, clamp: false) }
+            if sx > 0 { blurRows(plane, scratch: spare, width: width, height: height, sigma: sx, clamp: false, threads: threads) }
             if sy > 0 {
                 transpose(plane, into: spare, width: width, height: height)
-                blurRows(spare, scratch: plane, width: height, height: width, sigma: sy, clamp: false)
+                blurRows(spare, scratch: plane, width: height, height: width, sigma: sy, clamp: false, threads: threads)
                 transpose(spare, into: plane, width: height, height: width)
             }
             for i in 0..<n { pixels[4 * i + channel] = plane[i] }

@@ -32,15 +32,18 @@ extension Surface {
     /// separably: rows, then columns; outside the surface counts as transparent. σ that is not
     /// finite and positive leaves the surface as it is; σ is capped at `DropShadow.maximumSigma`.
     /// Above `exactGaussianMaximumSigma` three box blurs approximate the Gaussian.
-    public func blurAlpha(sigma: Double) {
+    /// `threads`: how many threads the rows (then the columns) are shared among; the result is
+    /// the same bytes at any count.
+    public func blurAlpha(sigma: Double, threads: Int = 1) {
         precondition(format == .a8, "blurAlpha blurs a8 masks")
-        blur(sigma: sigma)
+        blur(sigma: sigma, threads: threads)
     }
 
     /// Blurs every channel in place (premultiplied colour and alpha, so colour spreads with its
     /// coverage), as `blurAlpha` does. Outside the surface counts as transparent, or, with
     /// `clampEdges`, as the nearest edge pixel (an opaque blur: nothing fades in from outside).
-    public func blur(sigma: Double, clampEdges: Bool = false) {
+    /// `threads`: as for `blurAlpha`.
+    public func blur(sigma: Double, clampEdges: Bool = false, threads: Int = 1) {
         guard sigma.isFinite, sigma > 0 else { return }
         let sigma = min(sigma, DropShadow.maximumSigma)
         let channels = format == .a8 ? 1 : 4
@@ -62,9 +65,11 @@ extension Surface {
             }
             work.withUnsafeMutableBufferPointer { w in
                 spare.withUnsafeMutableBufferPointer { t in
-                    blurRows(w.baseAddress!, scratch: t.baseAddress!, width: width, height: height, sigma: sigma, clamp: clampEdges)
+                    blurRows(w.baseAddress!, scratch: t.baseAddress!, width: width, height: height, sigma: sigma, clamp: clampEdges,
+                             threads: threads)
                     transpose(w.baseAddress!, into: t.baseAddress!, width: width, height: height)
-                    blurRows(t.baseAddress!, scratch: w.baseAddress!, width: height, height: width, sigma: sigma, clamp: clampEdges)
+                    blurRows(t.baseAddress!, scratch: w.baseAddress!, width: height, height: width, sigma: sigma, clamp: clampEdges,
+                             threads: threads)
                     transpose(t.baseAddress!, into: w.baseAddress!, width: height, height: width)
                 }
             }
@@ -95,8 +100,25 @@ func transpose(_ values: UnsafeMutablePointer<Float>, into out: UnsafeMutablePoi
     }
 }
 
+/// Blurs each row of `values` in place along x, the rows shared among up to `threads` threads
+/// (each with its own rows of `scratch`, which is as large as `values`); rows are independent,
+/// so the result is the same at any count. Planes under 2^16 values stay on one thread.
+func blurRows(_ values: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>, width: Int, height: Int,
+              sigma: Double, clamp: Bool, threads: Int) {
+    let parts = min(max(1, threads), height)
+    guard parts > 1, width * height >= 1 << 16 else {
+        blurRows(values, scratch: scratch, width: width, height: height, sigma: sigma, clamp: clamp)
+        return
+    }
+    nonisolated(unsafe) let (v, s) = (values, scratch)
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+        let r0 = height * part / parts, r1 = height * (part + 1) / parts
+        blurRows(v + r0 * width, scratch: s + r0 * width, width: width, height: r1 - r0, sigma: sigma, clamp: clamp)
+    }
+}
+
 /// Blurs each row of `values` in place along x; with `clamp`, samples beyond the ends repeat
-/// the end values instead of being zero.
+/// the end values instead of being zero. `scratch` holds at least `width` values.
 func blurRows(_ values: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>, width: Int, height: Int,
                       sigma: Double, clamp: Bool) {
     if clamp {

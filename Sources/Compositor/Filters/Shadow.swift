@@ -118,7 +118,7 @@ extension Canvas {
         let padded = try Surface(width: maskBounds.width, height: maskBounds.height, format: .a8)
         pixman_image_composite32(PIXMAN_OP_SRC, coverage.surface.image, nil, padded.image, 0, 0, 0, 0,
                                  Int32(b.x - maskBounds.x), Int32(b.y - maskBounds.y), Int32(b.width), Int32(b.height))
-        padded.blurAlpha(sigma: shadow.sigma)
+        padded.blurAlpha(sigma: shadow.sigma, threads: rasterizer.threads)
         let target = maskBounds.intersection(clip.intersection(surface.bounds))
         guard !target.isEmpty, let source = Paint.color(shadow.color).pixmanSource(transform: .identity, format: surface.format)
         else { return }

@@ -129,7 +129,7 @@ extension Renderer {
         case .luminanceToAlpha:
             recorder.time("filters") { layer.convertLuminanceToAlpha() }
         case let .blur(sigma, opaque):
-            recorder.time("filters") { layer.blur(sigma: sigma, clampEdges: opaque) }
+            recorder.time("filters") { layer.blur(sigma: sigma, clampEdges: opaque, threads: threads) }
         case let .mask(maskImage, maskItems):
             let (maskLayer, maskBytes) = try makeLayer(maskImage, width: bounds.width, height: bounds.height, pooled: true)
             defer {
@@ -166,7 +166,7 @@ extension Renderer {
             try draw(items, on: picture, origin: (bounds.x, bounds.y))
         }
         try checkOffscreenBudget(bounds.area * 16 * (graph.primitives.count + 2))
-        try recorder.time("filters") { try graph.apply(to: layer, origin: (bounds.x, bounds.y), images: pictures) }
+        try recorder.time("filters") { try graph.apply(to: layer, origin: (bounds.x, bounds.y), images: pictures, threads: threads) }
     }
 
     /// A group's finished `layer`, whose pixel (0, 0) lies at (`dx`, `dy`) of the canvas: its
