@@ -51,4 +51,28 @@ struct BlurThreadsTests {
         }
         #expect(results.allSatisfy { $0 == results[0] })
     }
+
+    /// The sampled Gaussian's eight-lane loop gives the floats of the plain per-pixel sum (the
+    /// same products added in the same order), for rows shorter and longer than the kernel.
+    @Test func vectorRowsMatchTheScalarSum() {
+        var rng = SystemRandomNumberGenerator()
+        for (width, sigma) in [(5, 2.0), (40, 8.0), (57, 1.0), (200, 3.3), (301, 7.9)] {
+            let height = 3
+            let values = UnsafeMutablePointer<Float>.allocate(capacity: width * height)
+            let scratch = UnsafeMutablePointer<Float>.allocate(capacity: width * height)
+            defer { values.deallocate(); scratch.deallocate() }
+            for i in 0..<width * height { values[i] = .random(in: 0...255, using: &rng) }
+            let k = gaussianKernel(sigma: sigma), extent = k.count / 2
+            var expected: [Float] = []
+            for y in 0..<height {
+                for x in 0..<width {
+                    var acc: Float = 0
+                    for i in max(-extent, -x)...min(extent, width - 1 - x) { acc += values[y * width + x + i] * k[i + extent] }
+                    expected.append(acc)
+                }
+            }
+            blurRows(values, scratch: scratch, width: width, height: height, sigma: sigma, clamp: false)
+            #expect(Array(UnsafeBufferPointer(start: values, count: width * height)) == expected, "width \(width), σ \(sigma)")
+        }
+    }
 }

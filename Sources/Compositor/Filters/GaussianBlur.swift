@@ -102,11 +102,11 @@ func transpose(_ values: UnsafeMutablePointer<Float>, into out: UnsafeMutablePoi
 
 /// Blurs each row of `values` in place along x, the rows shared among up to `threads` threads
 /// (each with its own rows of `scratch`, which is as large as `values`); rows are independent,
-/// so the result is the same at any count. Planes under 2^16 values stay on one thread.
+/// so the result is the same at any count. Planes under 2^14 values (a 128 × 128 mask) stay on one thread.
 func blurRows(_ values: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>, width: Int, height: Int,
               sigma: Double, clamp: Bool, threads: Int) {
     let parts = min(max(1, threads), height)
-    guard parts > 1, width * height >= 1 << 16 else {
+    guard parts > 1, width * height >= 1 << 14 else {
         blurRows(values, scratch: scratch, width: width, height: height, sigma: sigma, clamp: clamp)
         return
     }
@@ -141,13 +141,34 @@ func blurRows(_ values: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePoint
         let kernel = gaussianKernel(sigma: sigma)
         let extent = kernel.count / 2
         kernel.withUnsafeBufferPointer { k in
+            let taps = k.baseAddress!
             for y in 0..<height {
                 let row = values + y * width
-                for x in 0..<width {
+                // Eight outputs at a time where every tap lies inside the row: the same products
+                // added in the same order as the scalar loop below, one output per lane, so the
+                // same floats.
+                var vectorStart = 0, vectorEnd = 0
+                if width > 2 * extent + 8 {
+                    vectorStart = extent
+                    var x = extent
+                    while x + 8 <= width - extent {
+                        var acc = SIMD8<Float>(repeating: 0)
+                        let base = UnsafeRawPointer(row + x - extent)
+                        for i in 0..<kernel.count {
+                            acc += base.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self) * taps[i]
+                        }
+                        UnsafeMutableRawPointer(scratch + x).storeBytes(of: acc, as: SIMD8<Float>.self)
+                        x += 8
+                    }
+                    vectorEnd = x
+                }
+                @inline(__always) func scalar(_ x: Int) {
                     var acc: Float = 0
-                    for i in max(-extent, -x)...min(extent, width - 1 - x) { acc += row[x + i] * k[i + extent] }
+                    for i in max(-extent, -x)...min(extent, width - 1 - x) { acc += row[x + i] * taps[i + extent] }
                     scratch[x] = acc
                 }
+                for x in 0..<vectorStart { scalar(x) }
+                for x in vectorEnd..<width { scalar(x) }
                 row.update(from: scratch, count: width)
             }
         }
