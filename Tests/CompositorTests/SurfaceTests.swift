@@ -202,6 +202,20 @@ import Testing
         }
     }
 
+    /// `unitByte` rounds exactly as `rounded()` (half away from zero): at every half-level tie
+    /// k/510, next to each, at random values, out of range and at NaN.
+    @Test func unitByteRoundsAsTheLibraryDoes() {
+        func reference(_ v: Double) -> UInt32 { UInt32((min(1, max(0, v)) * 255).rounded()) }
+        var values: [Double] = [-1, 2, .nan, .infinity, -.infinity, 0, 1]
+        for k in 0...510 {
+            let t = Double(k) / 510
+            values += [t, t.nextUp, t.nextDown]
+        }
+        var rng = SystemRandomNumberGenerator()
+        values += (0..<10_000).map { _ in Double.random(in: -0.1...1.1, using: &rng) }
+        for v in values { #expect(unitByte(v) == reference(v), "\(v)") }
+    }
+
     @Test func badFilesGiveTypedErrorsWithThePath() throws {
         let missing = "/nonexistent/dir/x.png"
         #expect(throws: PNGError(path: missing, reason: "no such file")) { try PNG.read(path: missing) }

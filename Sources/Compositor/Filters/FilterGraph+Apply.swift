@@ -263,25 +263,16 @@ extension Color {
 
 extension FilterPlane {
     /// This sRGB-encoded image written over an `argb32` surface of its size: per pixel what
-    /// `setEncodedPixel` stores (alpha rounded to 8 bits first, the colour un-premultiplied and
-    /// premultiplied by that alpha, rounded half away from zero), without its per-pixel
-    /// format switch and library rounding calls.
+    /// `setEncodedPixel` stores (`premultipliedARGB`), without its per-pixel format switch.
     func store(into surface: Surface) {
         precondition(surface.format == .argb32 && surface.width == width && surface.height == height && !linear)
-        // x ≥ 0 rounded half away from zero, exactly as `rounded()` does: x − ⌊x⌋ is exact.
-        @inline(__always) func byte(_ v: Double) -> UInt32 {
-            let x = min(1, max(0, v)) * 255, f = x.rounded(.down)
-            return UInt32(x - f >= 0.5 ? f + 1 : f)
-        }
         for y in 0..<height {
             let row = (surface.data + y * surface.stride).assumingMemoryBound(to: UInt32.self)
             for x in 0..<width {
                 let p = pixels + 4 * (y * width + x)
                 let a = Double(min(1, max(0, p[3])))
                 guard a > 0 else { row[x] = 0; continue }
-                // The same operations in the same order as `setEncodedPixel`, so the same bytes.
-                let a8 = byte(a), af = Double(a8) / 255
-                row[x] = a8 << 24 | byte(Double(p[0]) / a * af) << 16 | byte(Double(p[1]) / a * af) << 8 | byte(Double(p[2]) / a * af)
+                row[x] = premultipliedARGB(r: Double(p[0]) / a, g: Double(p[1]) / a, b: Double(p[2]) / a, alpha: a)
             }
         }
     }

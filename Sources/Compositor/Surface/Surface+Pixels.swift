@@ -19,8 +19,7 @@ extension Surface {
             return unpremultiply(argb: (data + y * stride).assumingMemoryBound(to: UInt32.self)[x])
         }
         let p = encodedPixel(x: x, y: y)
-        func byte(_ v: Double) -> UInt8 { UInt8((min(1, max(0, v)) * 255).rounded()) }
-        return RGBA8(byte(p.r), byte(p.g), byte(p.b), byte(p.a))
+        return RGBA8(UInt8(unitByte(p.r)), UInt8(unitByte(p.g)), UInt8(unitByte(p.b)), UInt8(unitByte(p.a)))
     }
 
     /// The stored premultiplied 8-bit value of an `argb32`/`xrgb32`/`argb32Linear` pixel as
@@ -67,13 +66,10 @@ extension Surface {
     func setEncodedPixel(x: Int, y: Int, _ p: EncodedPixel) {
         let row = data + y * stride
         let a = min(1, max(0, p.a))
-        @inline(__always) func byte(_ v: Double) -> UInt32 { UInt32((min(1, max(0, v)) * 255).rounded()) }
+        let byte = unitByte
         switch format {
         case .argb32:
-            // Premultiply the rounded alpha so an 8-bit round trip is exact.
-            let a8 = byte(a), af = Double(a8) / 255
-            row.assumingMemoryBound(to: UInt32.self)[x] =
-                a8 << 24 | byte(p.r * af) << 16 | byte(p.g * af) << 8 | byte(p.b * af)
+            row.assumingMemoryBound(to: UInt32.self)[x] = premultipliedARGB(r: p.r, g: p.g, b: p.b, alpha: a)
         case .xrgb32:
             row.assumingMemoryBound(to: UInt32.self)[x] = 0xFF00_0000 | byte(p.r) << 16 | byte(p.g) << 8 | byte(p.b)
         case .a8:
@@ -100,6 +96,23 @@ extension Surface {
         }
         return out
     }
+}
+
+/// `v` clamped to 0…1 as a byte 0…255, rounded half away from zero (as `rounded()` does, without
+/// its library call: for x ≥ 0, x − ⌊x⌋ is exact).
+@inline(__always)
+func unitByte(_ v: Double) -> UInt32 {
+    let x = min(1, max(0, v)) * 255, f = x.rounded(.down)
+    return UInt32(x - f >= 0.5 ? f + 1 : f)
+}
+
+/// An un-premultiplied colour (channels and `alpha` in 0…1) as the premultiplied 8-bit word
+/// `argb32` stores: the alpha rounded first and each channel multiplied by that rounded alpha,
+/// so an 8-bit round trip is exact.
+@inline(__always)
+func premultipliedARGB(r: Double, g: Double, b: Double, alpha: Double) -> UInt32 {
+    let a8 = unitByte(alpha), af = Double(a8) / 255
+    return a8 << 24 | unitByte(r * af) << 16 | unitByte(g * af) << 8 | unitByte(b * af)
 }
 
 /// Un-premultiplies one 8-bit premultiplied ARGB value, rounding to nearest.
