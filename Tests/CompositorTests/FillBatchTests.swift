@@ -12,43 +12,99 @@ import Testing
     /// which draw the batch first.
     @Test(arguments: [PixelFormat.argb32, .xrgb32], [Int.max, 7])
     func batchedFillsEqualFillsDrawnAtOnce(format: PixelFormat, maximumPieces: Int) throws {
+        let once = try Self.draw(format: format, batched: false)
+        let same = try Self.draw(format: format, batched: true) { $0.batch.maximumPieces = maximumPieces } == once
+        #expect(same)
+    }
+
+    /// On several threads, small fills are recorded whole and built by the threads
+    /// (`Rasterizer.drawPending`): still the same bytes, under either coverage quality, with
+    /// the batch drawing itself every 7 fills or only at its end.
+    @Test(arguments: [2, 3, 8], [CoverageQuality.exact, .fast])
+    func fillsRecordedWholeEqualFillsDrawnAtOnce(threads: Int, quality: CoverageQuality) throws {
+        let once = try Self.draw(format: .argb32, batched: false) { $0.coverageQuality = quality }
+        for maximumPendingFills in [7, 2048] {
+            var builders = 0
+            let bytes = try Self.draw(format: .argb32, batched: true) {
+                $0.coverageQuality = quality
+                $0.threads = threads
+                $0.minimumParallelElements = 0
+                $0.maximumPendingFills = maximumPendingFills
+            } after: { builders = max(builders, $0.lastBuilders) }
+            let same = bytes == once   // not inside #expect, which would print every byte
+            #expect(same, "\(maximumPendingFills) fills at a time")
+            #expect(builders > 1, "the fills were built on several threads")
+        }
+    }
+
+    /// Fills that fail (a non-finite point, too many segments) report their error at the call
+    /// that asked for them, batched or not; the fills around them are drawn either way.
+    @Test(arguments: [1, 2])
+    func failedFillsFailAtTheirCall(threads: Int) throws {
         func draw(batched: Bool) throws -> [UInt8] {
-            let surface = try Surface(width: 301, height: 203, format: format)
-            surface.fill(.white)
+            let surface = try Surface(width: 64, height: 64)
             let rasterizer = Rasterizer()
-            rasterizer.batch.maximumPieces = maximumPieces
+            rasterizer.threads = threads
+            rasterizer.minimumParallelElements = 0
+            rasterizer.maximumSegments = 1000
             let canvas = Canvas(surface, rasterizer: rasterizer)
             let state = batched ? try rasterizer.beginBatch(on: surface) : nil
-            var g = SceneLCG(seed: 5)
-            for k in 0..<120 {
-                let x = g.u() * 340 - 20, y = g.u() * 240 - 20, w = 4 + g.u() * (k % 10 == 0 ? 300 : 60), h = 4 + g.u() * 180
-                let color = Color(red: g.u(), green: g.u(), blue: g.u(), opacity: k % 4 == 0 ? 1 : g.u())
-                let rect = CGRect(x: x, y: y, width: w, height: h)
-                switch k % 9 {
-                case 7:
-                    let star = Path { p in
-                        p.addLines((0..<5).map { i in
-                            let a = Double(i) * 4 * .pi / 5
-                            return CGPoint(x: x + 40 * cos(a), y: y + 40 * sin(a))
-                        })
-                        p.closeSubpath()
-                    }
-                    try canvas.fill(star, with: .color(color), fillRule: k % 2 == 0 ? .nonZero : .evenOdd)
-                case 8:
-                    let gradient = Gradient(stops: [.init(color: .blue, location: 0), .init(color: color, location: 1)])
-                    try canvas.fill(Path(ellipseIn: rect), with: .linearGradient(gradient, start: rect.origin,
-                                                                                 end: CGPoint(x: rect.maxX, y: rect.maxY)))
-                case 6:
-                    try canvas.fill(Path(CGRect(x: Int(x), y: Int(y), width: Int(w), height: Int(h))), with: .color(color))
-                default:
-                    let shape = k % 2 == 0 ? Path(ellipseIn: rect) : Path(roundedRect: rect, cornerRadius: min(w, h) / 3)
-                    try canvas.fill(shape, with: .color(color), opacity: k % 3 == 0 ? 0.6 : 1)
-                }
+            try canvas.fill(Path(ellipseIn: CGRect(x: 2, y: 2, width: 30, height: 40)), with: .color(.red.opacity(0.5)))
+            let nan = Path { p in
+                p.move(to: CGPoint(x: 1, y: 1)); p.addLine(to: CGPoint(x: CGFloat.nan, y: 9)); p.addLine(to: CGPoint(x: 20, y: 30))
             }
+            #expect(throws: RasterError.self) { try canvas.fill(nan, with: .color(.blue)) }
+            // A circle of radius 10⁸ flattened at 0.1 px: far more than 1,000 segments.
+            let huge = Path(ellipseIn: CGRect(x: -1e8, y: -1e8, width: 2e8, height: 2e8))
+            #expect(throws: RasterError.self) { try canvas.fill(huge, with: .color(.blue)) }
+            try canvas.fill(Path(ellipseIn: CGRect(x: 20, y: 14, width: 40, height: 30)), with: .color(.green.opacity(0.7)))
             if let state { try rasterizer.endBatch(restoring: state) }
             return surface.withUnsafeMutableBytes { Array($0) }
         }
-        #expect(try draw(batched: true) == draw(batched: false))
+        let same = try draw(batched: true) == draw(batched: false)
+        #expect(same)
+    }
+
+    /// 120 fills on a 301 × 203 surface, drawn at once or in a batch on a rasterizer `setUp`
+    /// configures; `after` sees the rasterizer after each fill.
+    private static func draw(format: PixelFormat, batched: Bool, setUp: (Rasterizer) -> Void = { _ in },
+                         after: (Rasterizer) -> Void = { _ in }) throws -> [UInt8] {
+        let surface = try Surface(width: 301, height: 203, format: format)
+        surface.fill(.white)
+        let rasterizer = Rasterizer()
+        setUp(rasterizer)
+        let canvas = Canvas(surface, rasterizer: rasterizer)
+        let state = batched ? try rasterizer.beginBatch(on: surface) : nil
+        var g = SceneLCG(seed: 5)
+        for k in 0..<120 {
+            let x = g.u() * 340 - 20, y = g.u() * 240 - 20, w = 4 + g.u() * (k % 10 == 0 ? 300 : 60), h = 4 + g.u() * 180
+            let color = Color(red: g.u(), green: g.u(), blue: g.u(), opacity: k % 4 == 0 ? 1 : g.u())
+            let rect = CGRect(x: x, y: y, width: w, height: h)
+            switch k % 9 {
+            case 7:
+                let star = Path { p in
+                    p.addLines((0..<5).map { i in
+                        let a = Double(i) * 4 * .pi / 5
+                        return CGPoint(x: x + 40 * cos(a), y: y + 40 * sin(a))
+                    })
+                    p.closeSubpath()
+                }
+                try canvas.fill(star, with: .color(color), fillRule: k % 2 == 0 ? .nonZero : .evenOdd)
+            case 8:
+                let gradient = Gradient(stops: [.init(color: .blue, location: 0), .init(color: color, location: 1)])
+                try canvas.fill(Path(ellipseIn: rect), with: .linearGradient(gradient, start: rect.origin,
+                                                                             end: CGPoint(x: rect.maxX, y: rect.maxY)))
+            case 6:
+                try canvas.fill(Path(CGRect(x: Int(x), y: Int(y), width: Int(w), height: Int(h))), with: .color(color))
+            default:
+                let shape = k % 2 == 0 ? Path(ellipseIn: rect) : Path(roundedRect: rect, cornerRadius: min(w, h) / 3)
+                try canvas.fill(shape, with: .color(color), opacity: k % 3 == 0 ? 0.6 : 1)
+            }
+            after(rasterizer)
+        }
+        if let state { try rasterizer.endBatch(restoring: state) }
+        after(rasterizer)
+        return surface.withUnsafeMutableBytes { Array($0) }
     }
 
     /// A batch on a layer interrupts the batch on its parent and gives it back: what the

@@ -8,7 +8,8 @@ import Testing
 /// drawn by one thread, fill after fill: the image must be the same bytes whatever the count.
 @Suite struct ThreadCountTests {
     /// The reference scenes (SCENES.md) as views, at 1, 2, 3 and 8 threads. S3-1k's batch of
-    /// 1,000 fills is large enough to be split (`FillBatch.minimumParallelPieces`), and S4's
+    /// 1,000 fills is large enough to be split (`FillBatch.minimumParallelPieces`) and to be
+    /// built on every thread (`Rasterizer.drawPending`), and S4's
     /// path (571,000 segments, exact tier) is resolved in slabs on every thread; the checks
     /// below make sure they were.
     @Test(arguments: ["S1a", "S1b", "S2-noshadow", "S3-1k", "S4-nz", "S4-eo", "S4-nz-fast", "S5", "S6", "S7"])
@@ -28,7 +29,11 @@ import Testing
             let surface = try Surface(width: scene.width, height: scene.height)
             try renderer.render(scene.view, into: surface)
             images.append(surface.withUnsafeMutableBytes { Array($0) })
-            if name == "S3-1k" { #expect(renderer.rasterizer.batch.lastWorkers == min(threads, 34), "\(threads) threads") }
+            if name == "S3-1k" {
+                #expect(renderer.rasterizer.batch.lastWorkers == min(threads, 34), "\(threads) threads")
+                // Its 1,000 fills were flattened and cut into bands on every thread too.
+                #expect(renderer.rasterizer.lastBuilders == (threads == 1 ? 0 : threads), "\(threads) threads")
+            }
             if name == "S4-nz" || name == "S4-eo" { #expect(renderer.rasterizer.lastSlabWorkers == threads, "\(threads) threads") }
         }
         for (i, threads) in [2, 3, 8].enumerated() { #expect(images[i + 1] == images[0], "\(name) at \(threads) threads") }

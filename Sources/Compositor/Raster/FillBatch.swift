@@ -21,7 +21,7 @@ final class FillBatch {
     /// Pieces held before the batch draws itself (20 bytes each: 40 MB).
     var maximumPieces = 1 << 21
 
-    private struct Command {
+    fileprivate struct Command {
         var region: PixelRect
         var shift: Int
         var fold: CoverageFold
@@ -111,52 +111,82 @@ final class FillBatch {
     /// stay on the calling thread (waking workers costs more than they would save).
     func flush(with workers: [CellRasterizer]) throws {
         guard let target, !commands.isEmpty else { return }
-        defer {
-            commands.removeAll(keepingCapacity: true)
-            pieces.removeAll()
-            bandOffsets.removeAll()
-        }
+        defer { removeAll() }
+        var placed: [Placed] = []
+        place(0..<commands.count, into: &placed)
+        lastWorkers = try Self.draw(placed, pieces: pieces.count, onto: target, with: workers,
+                                    minimumParallelPieces: minimumParallelPieces)
+    }
+
+    /// Forgets every recorded fill (the batch stays begun).
+    func removeAll() {
+        commands.removeAll(keepingCapacity: true)
+        pieces.removeAll()
+        bandOffsets.removeAll()
+    }
+
+    /// How many fills are recorded.
+    var commandCount: Int { commands.count }
+
+    /// A recorded fill with where its pieces lie: fills recorded by several batches (one per
+    /// thread, `Rasterizer`'s deferred fills) are drawn together, in one order, by `draw`.
+    struct Placed {
+        fileprivate var command: Command
+        fileprivate var pieces: UnsafePointer<FixedEdge>
+        fileprivate var offsets: UnsafePointer<Int32>
+    }
+
+    /// Appends the fills recorded at `range` to `placed`. They point into this batch's storage:
+    /// valid until it records again or is emptied.
+    func place(_ range: Range<Int>, into placed: inout [Placed]) {
+        let pieces = UnsafePointer(self.pieces.base), offsets = UnsafePointer(bandOffsets.base)
+        for i in range { placed.append(Placed(command: commands[i], pieces: pieces, offsets: offsets)) }
+    }
+
+    /// Draws `placed` (`pieces` pieces in all) band by band onto `target`, on as many of
+    /// `workers` as pay (see `flush`); returns how many drew.
+    static func draw(_ placed: [Placed], pieces: Int, onto target: Target, with workers: [CellRasterizer],
+                     minimumParallelPieces: Int) throws -> Int {
+        guard !placed.isEmpty else { return 0 }
         let rows = Self.bandRows
         var lowest = Int.max, highest = Int.min
-        for c in commands { lowest = min(lowest, c.firstBand); highest = max(highest, c.lastBand) }
+        for p in placed { lowest = min(lowest, p.command.firstBand); highest = max(highest, p.command.lastBand) }
         lowest = max(0, lowest)
         highest = min((target.height + rows - 1) / rows - 1, highest)
-        guard lowest <= highest else { return }
+        guard lowest <= highest else { return 0 }
         let bandCount = highest - lowest + 1
-        let n = pieces.count >= minimumParallelPieces ? min(workers.count, bandCount) : 1
-        lastWorkers = n
-        let work = BandWork(commands: commands, offsets: bandOffsets.view, pieces: pieces.view, target: target, lowest: lowest,
-                            highest: highest, stride: n, workers: workers)
+        let n = pieces >= minimumParallelPieces ? min(workers.count, bandCount) : 1
+        let work = BandWork(commands: placed, target: target, lowest: lowest, highest: highest, stride: n, workers: workers)
         if n == 1 {
             try work.draw(worker: 0)
-            return
+            return 1
         }
         let failure = Locked<Error?>(nil)
         DispatchQueue.concurrentPerform(iterations: n) { w in
             do { try work.draw(worker: w) } catch { failure.withLock { $0 = error } }
         }
         if let error = failure.withLock({ $0 }) { throw error }
+        return n
     }
 
     /// How many threads the last flush drew on (for tests).
-    private(set) var lastWorkers = 0
+    var lastWorkers = 0
 
     /// Batches smaller than this many pieces draw on one thread: about 0.3 ms of drawing on
     /// this machine's cores, against tens of microseconds to wake a worker.
     var minimumParallelPieces = 4096
 
-    /// Draws what is recorded and stops batching.
-    func end(with workers: [CellRasterizer]) throws {
-        defer { target = nil }
-        try flush(with: workers)
+    /// Stops batching onto the current target, forgetting what is recorded (draw it first),
+    /// and batches onto `next` instead (nil: stops batching).
+    func end(resuming next: Target?) {
+        removeAll()
+        target = next
     }
 
     /// What the workers of one flush share, read-only: the fills and their pieces, and the
     /// destination, whose bands they divide between them.
     private struct BandWork: @unchecked Sendable {
-        let commands: [Command]
-        let offsets: ScratchView<Int32>
-        let pieces: ScratchView<FixedEdge>
+        let commands: [Placed]
         let target: Target
         let lowest: Int, highest: Int
         /// Workers: worker w takes bands lowest + w, lowest + w + stride, …
@@ -169,15 +199,16 @@ final class FillBatch {
             let rows = FillBatch.bandRows
             var band = lowest + w
             while band <= highest {
-                for c in commands where c.firstBand <= band && band <= c.lastBand {
+                for p in commands where p.command.firstBand <= band && band <= p.command.lastBand {
+                    let c = p.command
                     let k = c.offsets + band - c.firstBand
-                    let from = Int(offsets[k]), to = Int(offsets[k + 1])
+                    let from = Int(p.offsets[k]), to = Int(p.offsets[k + 1])
                     // The band's rows of this fill, region-local.
                     let top = max(0, band * rows - c.region.y), bottom = min(c.region.height, (band + 1) * rows - c.region.y)
                     guard to > from, bottom > top else { continue }
                     var sink = SolidOverSink(origin: target.rows.pixels + c.region.y * target.rows.stride + c.region.x * 4,
                                              stride: target.rows.stride, source: c.source)
-                    try cells.drawBand(UnsafeBufferPointer(start: pieces.base + from, count: to - from), width: c.region.width,
+                    try cells.drawBand(UnsafeBufferPointer(start: p.pieces + from, count: to - from), width: c.region.width,
                                        top: top, rows: bottom - top, shift: c.shift, fold: c.fold, sink: &sink)
                 }
                 band += stride

@@ -160,6 +160,15 @@ public final class Rasterizer {
     func rasterize(_ path: Path, transform: CGAffineTransform = .identity, fillRule: FillRule = .nonZero,
                    clip: PixelRect, opacity: Double = 1, tolerance: Double = flatteningTolerance, solid: SolidTarget?,
                    emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
+        if let solid, defers(path, transform: transform, tolerance: tolerance, clip: clip, solid: solid) {
+            pending.append(PendingFill(path: path, transform: transform, fillRule: fillRule, clip: clip, opacity: opacity,
+                                       tolerance: tolerance, source: solid.source, quality: coverageQuality))
+            pendingElements += path.elements.count
+            if pending.count >= maximumPendingFills || pendingElements >= maximumPendingElements { try flushBatch() }
+            return
+        }
+        // Drawn or recorded now: after the fills recorded whole before it.
+        if !pending.isEmpty { try flushBatch() }
         let tolerance = tolerance.isFinite && tolerance > 0 ? max(tolerance, 1e-4) : flatteningTolerance
         let segmentCount = path.flattenedSegmentCount(transform: transform, tolerance: tolerance)
         guard segmentCount <= maximumSegments else {
@@ -387,10 +396,10 @@ public final class Rasterizer {
         // several threads share its bands. One thread and a large path: recording would only
         // copy its edges, so it is drawn at once (after what the batch holds).
         if let solid, let target = batch.target?.rows, target.pixels == solid.pixels, target.stride == solid.stride,
-           threads > 1 || cellRasterizer.edgeCount <= batchedEdgesOnOneThread {
+           threads > 1 || recordsEverything || cellRasterizer.edgeCount <= batchedEdgesOnOneThread {
             batch.record(cellRasterizer, region: region, fold: CoverageFold(fillRule: fillRule, opacity: opacity, shift: shift),
                          source: solid.source)
-            if batch.pieceCount > batch.maximumPieces { try batch.flush(with: batchWorkers()) }
+            if !recordsEverything, batch.pieceCount > batch.maximumPieces { try batch.flush(with: batchWorkers()) }
             return
         }
         try flushBatch()
@@ -439,25 +448,28 @@ public final class Rasterizer {
     /// anything onto the surface other than through `Canvas.fill` needs `flushBatch()` first.
     public func beginBatch(on surface: Surface) throws -> BatchState {
         let previous = BatchState(target: batch.target)
-        try batch.end(with: batchWorkers())
-        if surface.format == .argb32 || surface.format == .xrgb32 {
-            batch.begin(FillBatch.Target(rows: SolidTarget(source: 0, pixels: surface.data, stride: surface.stride),
-                                         height: surface.height))
-        }
+        try flushBatch()
+        batch.end(resuming: surface.format == .argb32 || surface.format == .xrgb32
+            ? FillBatch.Target(rows: SolidTarget(source: 0, pixels: surface.data, stride: surface.stride), height: surface.height)
+            : nil)
         return previous
     }
 
     /// Draws the recorded fills now (the batch stays begun).
     public func flushBatch() throws {
-        guard !batch.isEmpty else { return }
-        try batch.flush(with: batchWorkers())
+        if !pending.isEmpty {
+            try drawPending()
+        } else if !batch.isEmpty {
+            try batch.flush(with: batchWorkers())
+        }
     }
 
     /// Draws the recorded fills and stops batching, going back to `previous` (what
-    /// `beginBatch` returned).
+    /// `beginBatch` returned). When a fill fails (a fill recorded whole reports its error
+    /// here, see `drawPending`), the batch still ends: nothing recorded outlives it.
     public func endBatch(restoring previous: BatchState) throws {
-        try batch.end(with: batchWorkers())
-        if let target = previous.target { batch.begin(target) }
+        defer { batch.end(resuming: previous.target) }
+        try flushBatch()
     }
 
     /// A cell rasterizer for each of `threads` threads.
@@ -465,6 +477,186 @@ public final class Rasterizer {
         if workers.isEmpty { workers = [cellRasterizer] }
         while workers.count < threads { workers.append(CellRasterizer()) }
         return threads == workers.count ? workers : Array(workers.prefix(threads))
+    }
+
+    // MARK: Fills recorded whole
+
+    /// A solid fill recorded as it was asked for, while a batch draws on several threads: it
+    /// is flattened, classified and cut into band pieces by the threads at the flush
+    /// (`drawPending`), not by the caller.
+    private struct PendingFill {
+        var path: Path
+        var transform: CGAffineTransform
+        var fillRule: FillRule
+        var clip: PixelRect
+        var opacity: Double
+        var tolerance: Double
+        var source: UInt32
+        var quality: CoverageQuality
+    }
+
+    private var pending: [PendingFill] = []
+    /// The path elements `pending` holds.
+    private var pendingElements = 0
+    /// Fills recorded whole before the batch draws itself (which bounds the pieces they
+    /// become), and the path elements they may hold.
+    var maximumPendingFills = 2048
+    var maximumPendingElements = 1 << 17
+    /// Paths of more elements are flattened by the caller (a large path is shared among the
+    /// threads by its slabs instead, `rasterizeResolved`).
+    let maximumDeferredElements = 512
+    /// Below this many path elements in all, the fills recorded whole are built on the calling
+    /// thread: waking a worker would cost more than it saves.
+    var minimumParallelElements = 256
+    /// One rasterizer per thread for the first phase of `drawPending`; each records into its
+    /// own batch.
+    private var builders: [Rasterizer] = []
+    /// Set on builders: every fill that reaches the cells is recorded into the batch, which
+    /// never draws (its owner draws it).
+    private var recordsEverything = false
+    /// How many threads the last fills recorded whole were built on (tests).
+    private(set) var lastBuilders = 0
+
+    /// Whether a fill of `path` onto `solid` is recorded whole: several threads draw the batch
+    /// it joins, the path is small enough for one thread to build and certain to go to the
+    /// cells (its region fits them, whatever the path's bounds), and it cannot fail, so its
+    /// errors are still reported by the call that asked for it. A fill that could fail is
+    /// drawn at once, which reports the error as drawing without a batch does.
+    private func defers(_ path: Path, transform: CGAffineTransform, tolerance: Double, clip: PixelRect,
+                        solid: SolidTarget) -> Bool {
+        guard threads > 1, !recordsEverything, usesCells, let target = batch.target?.rows, target.pixels == solid.pixels,
+              target.stride == solid.stride, path.elements.count <= maximumDeferredElements,
+              clip.width < cellMaximumExtent, clip.height < cellMaximumExtent else { return false }
+        let tolerance = tolerance.isFinite && tolerance > 0 ? max(tolerance, 1e-4) : flatteningTolerance
+        return path.flattenedSegmentCount(transform: transform, tolerance: tolerance) <= maximumSegments
+            && Self.isBounded(path, transform)
+    }
+
+    /// Whether every point of `path` mapped by `t` lies within ±2⁶⁴: flattening then cannot
+    /// overflow (its points are convex combinations of these), so no coordinate is non-finite.
+    private static func isBounded(_ path: Path, _ t: CGAffineTransform) -> Bool {
+        let limit = 0x1p64
+        @inline(__always) func inside(_ p: CGPoint) -> Bool {
+            abs(t.a * p.x + t.c * p.y + t.tx) < limit && abs(t.b * p.x + t.d * p.y + t.ty) < limit
+        }
+        for element in path.elements {
+            switch element {
+            case .move(let p), .line(let p): if !inside(p) { return false }
+            case .quadCurve(let p, let c): if !(inside(p) && inside(c)) { return false }
+            case .curve(let p, let c1, let c2): if !(inside(p) && inside(c1) && inside(c2)) { return false }
+            case .closeSubpath: break
+            }
+        }
+        return true
+    }
+
+    /// Draws the fills recorded whole, after what the batch holds, in two phases.
+    ///
+    /// 1. The threads take the fills in chunks; each flattens, classifies and cuts its fills
+    ///    into its own batch (a `Rasterizer` per thread, the same code as drawing one fill at
+    ///    a time, so the same pieces).
+    /// 2. Every fill's pieces, in the order the fills were asked for, are drawn band by band
+    ///    (`FillBatch.draw`), each band by one thread.
+    ///
+    /// `defers` records only fills that cannot fail. Should one fail all the same, the fills
+    /// before it are drawn and its error is thrown, as drawing them one at a time would have
+    /// done, and the fills after it are dropped.
+    private func drawPending() throws {
+        let fills = pending
+        pending.removeAll(keepingCapacity: true)
+        let elements = pendingElements
+        pendingElements = 0
+        guard let target = batch.target else { return }
+        let n = elements >= minimumParallelElements ? min(threads, fills.count) : 1
+        lastBuilders = n
+        while builders.count < n {
+            let builder = Rasterizer()
+            builder.recordsEverything = true
+            builders.append(builder)
+        }
+        let builders = Array(self.builders.prefix(n))
+        for b in builders {
+            b.batch.begin(target)
+            b.maximumSegments = maximumSegments
+        }
+        defer {
+            for b in builders {
+                b.batch.removeAll()
+                coveragePixels += b.coveragePixels; b.coveragePixels = 0
+                cellPaths += b.cellPaths; b.cellPaths = 0
+                exactRows += b.exactRows; b.exactRows = 0
+                sampledRows += b.sampledRows; b.sampledRows = 0
+                crossings += b.crossings; b.crossings = 0
+            }
+            batch.removeAll()
+        }
+        // Phase 1. Fill i's commands are builders[built[i].builder].batch's built[i].range.
+        let built = UnsafeMutableBufferPointer<BuiltFill>.allocate(capacity: fills.count)
+        defer { built.deallocate() }
+        let work = BuildWork(fills: fills, built: built, builders: builders, target: target.rows)
+        if n == 1 {
+            work.build(worker: 0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: n) { work.build(worker: $0) }
+        }
+        // Phase 2: what the batch held first, then each fill up to the first that failed.
+        var placed: [FillBatch.Placed] = []
+        batch.place(0..<batch.commandCount, into: &placed)
+        var failure: Error?
+        for i in 0..<fills.count {
+            if let error = built[i].error { failure = error; break }
+            builders[built[i].builder].batch.place(built[i].range, into: &placed)
+        }
+        let pieces = builders.reduce(batch.pieceCount) { $0 + $1.batch.pieceCount }
+        batch.lastWorkers = try FillBatch.draw(placed, pieces: pieces, onto: target, with: batchWorkers(),
+                                               minimumParallelPieces: batch.minimumParallelPieces)
+        if let failure { throw failure }
+    }
+
+    /// Where one fill recorded whole went in phase 1 of `drawPending`.
+    private struct BuiltFill {
+        var builder = 0
+        var range = 0..<0
+        var error: Error?
+    }
+
+    /// What the threads of phase 1 share: the fills, read-only; the slots each writes for the
+    /// fills it takes (no two threads take one fill); each thread's own builder.
+    private struct BuildWork: @unchecked Sendable {
+        let fills: [PendingFill]
+        let built: UnsafeMutableBufferPointer<BuiltFill>
+        let builders: [Rasterizer]
+        let target: SolidTarget
+        let next = Locked(0)
+        /// Fills a thread takes at a time.
+        static let chunk = 16
+
+        func build(worker w: Int) {
+            let builder = builders[w]
+            while true {
+                let first = next.withLock { next -> Int in
+                    defer { next += Self.chunk }
+                    return next
+                }
+                guard first < fills.count else { return }
+                for i in first..<min(fills.count, first + Self.chunk) {
+                    let fill = fills[i]
+                    let start = builder.batch.commandCount
+                    var error: Error?
+                    builder.coverageQuality = fill.quality
+                    do {
+                        try builder.rasterize(fill.path, transform: fill.transform, fillRule: fill.fillRule, clip: fill.clip,
+                                              opacity: fill.opacity, tolerance: fill.tolerance,
+                                              solid: SolidTarget(source: fill.source, pixels: target.pixels, stride: target.stride),
+                                              emit: { _, _, _ in })
+                    } catch let e {
+                        error = e
+                    }
+                    (built.baseAddress! + i).initialize(to: BuiltFill(builder: w, range: start..<builder.batch.commandCount,
+                                                                      error: error))
+                }
+            }
+        }
     }
 
     /// The batch `beginBatch` interrupted, to resume with `endBatch(restoring:)`.
