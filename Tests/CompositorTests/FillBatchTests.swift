@@ -28,7 +28,7 @@ import Testing
             let bytes = try Self.draw(format: .argb32, batched: true) {
                 $0.coverageQuality = quality
                 $0.threads = threads
-                $0.minimumParallelElements = 0
+                $0.minimumParallelBuildSegments = 0
                 $0.maximumPendingFills = maximumPendingFills
             } after: { builders = max(builders, $0.lastBuilders) }
             let same = bytes == once   // not inside #expect, which would print every byte
@@ -45,7 +45,7 @@ import Testing
             let surface = try Surface(width: 64, height: 64)
             let rasterizer = Rasterizer()
             rasterizer.threads = threads
-            rasterizer.minimumParallelElements = 0
+            rasterizer.minimumParallelBuildSegments = 0
             rasterizer.maximumSegments = 1000
             let canvas = Canvas(surface, rasterizer: rasterizer)
             let state = batched ? try rasterizer.beginBatch(on: surface) : nil

@@ -160,11 +160,11 @@ public final class Rasterizer {
     func rasterize(_ path: Path, transform: CGAffineTransform = .identity, fillRule: FillRule = .nonZero,
                    clip: PixelRect, opacity: Double = 1, tolerance: Double = flatteningTolerance, solid: SolidTarget?,
                    emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
-        if let solid, defers(path, transform: transform, tolerance: tolerance, clip: clip, solid: solid) {
+        if let solid, let segments = deferredSegments(path, transform: transform, tolerance: tolerance, clip: clip, solid: solid) {
             pending.append(PendingFill(path: path, transform: transform, fillRule: fillRule, clip: clip, opacity: opacity,
                                        tolerance: tolerance, source: solid.source, quality: coverageQuality))
-            pendingElements += path.elements.count
-            if pending.count >= maximumPendingFills || pendingElements >= maximumPendingElements { try flushBatch() }
+            pendingSegments += segments
+            if pending.count >= maximumPendingFills || pendingSegments >= maximumPendingSegments { try flushBatch() }
             return
         }
         // Drawn or recorded now: after the fills recorded whole before it.
@@ -496,18 +496,15 @@ public final class Rasterizer {
     }
 
     private var pending: [PendingFill] = []
-    /// The path elements `pending` holds.
-    private var pendingElements = 0
+    /// The flattened segments `pending` holds (at most: `flattenedSegmentCount`).
+    private var pendingSegments = 0
     /// Fills recorded whole before the batch draws itself (which bounds the pieces they
-    /// become), and the path elements they may hold.
+    /// become), and the flattened segments they may hold.
     var maximumPendingFills = 2048
-    var maximumPendingElements = 1 << 17
-    /// Paths of more elements are flattened by the caller (a large path is shared among the
-    /// threads by its slabs instead, `rasterizeResolved`).
-    let maximumDeferredElements = 512
-    /// Below this many path elements in all, the fills recorded whole are built on the calling
-    /// thread: waking a worker would cost more than it saves.
-    var minimumParallelElements = 256
+    var maximumPendingSegments = 1 << 18
+    /// Below this many flattened segments in all, the fills recorded whole are built on the
+    /// calling thread: waking a worker would cost more than it saves (about 40 small circles).
+    var minimumParallelBuildSegments = 1024
     /// One rasterizer per thread for the first phase of `drawPending`; each records into its
     /// own batch.
     private var builders: [Rasterizer] = []
@@ -517,19 +514,23 @@ public final class Rasterizer {
     /// How many threads the last fills recorded whole were built on (tests).
     private(set) var lastBuilders = 0
 
-    /// Whether a fill of `path` onto `solid` is recorded whole: several threads draw the batch
-    /// it joins, the path is small enough for one thread to build and certain to go to the
-    /// cells (its region fits them, whatever the path's bounds), and it cannot fail, so its
-    /// errors are still reported by the call that asked for it. A fill that could fail is
-    /// drawn at once, which reports the error as drawing without a batch does.
-    private func defers(_ path: Path, transform: CGAffineTransform, tolerance: Double, clip: PixelRect,
-                        solid: SolidTarget) -> Bool {
+    /// Whether a fill of `path` onto `solid` is recorded whole, and then its flattened segment
+    /// count (at most): several threads draw the batch it joins; the path is certain to go to
+    /// the cells (its region fits them, whatever the path's bounds); it is too small for its
+    /// slabs to be shared among the threads (under `minimumParallelSegments`, so one thread
+    /// builds it whole; a larger one is drawn at once on all of them, `rasterizeResolved`);
+    /// and it cannot fail, so its errors are still reported by the call that asked for it. A
+    /// fill that could fail is drawn at once, which reports the error as drawing without a
+    /// batch does.
+    private func deferredSegments(_ path: Path, transform: CGAffineTransform, tolerance: Double, clip: PixelRect,
+                                  solid: SolidTarget) -> Int? {
         guard threads > 1, !recordsEverything, usesCells, let target = batch.target?.rows, target.pixels == solid.pixels,
-              target.stride == solid.stride, path.elements.count <= maximumDeferredElements,
-              clip.width < cellMaximumExtent, clip.height < cellMaximumExtent else { return false }
+              target.stride == solid.stride, clip.width < cellMaximumExtent, clip.height < cellMaximumExtent,
+              path.elements.count < minimumParallelSegments else { return nil }
         let tolerance = tolerance.isFinite && tolerance > 0 ? max(tolerance, 1e-4) : flatteningTolerance
-        return path.flattenedSegmentCount(transform: transform, tolerance: tolerance) <= maximumSegments
-            && Self.isBounded(path, transform)
+        let segments = path.flattenedSegmentCount(transform: transform, tolerance: tolerance)
+        guard segments < minimumParallelSegments, segments <= maximumSegments, Self.isBounded(path, transform) else { return nil }
+        return segments
     }
 
     /// Whether every point of `path` mapped by `t` lies within ±2⁶⁴: flattening then cannot
@@ -564,10 +565,10 @@ public final class Rasterizer {
     private func drawPending() throws {
         let fills = pending
         pending.removeAll(keepingCapacity: true)
-        let elements = pendingElements
-        pendingElements = 0
+        let segments = pendingSegments
+        pendingSegments = 0
         guard let target = batch.target else { return }
-        let n = elements >= minimumParallelElements ? min(threads, fills.count) : 1
+        let n = segments >= minimumParallelBuildSegments ? min(threads, fills.count) : 1
         lastBuilders = n
         while builders.count < n {
             let builder = Rasterizer()
