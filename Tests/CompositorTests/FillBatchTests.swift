@@ -6,10 +6,10 @@ import Testing
 /// Fills recorded and drawn band by band (`FillBatch`) against the same fills drawn one at a
 /// time: every pixel gets the same operations in the same order, so the bytes are equal.
 @Suite struct FillBatchTests {
-    /// Random translucent and opaque circles, ellipses and rounded rectangles, some tall enough
-    /// to cross many bands, some cut by the surface's sides, interleaved with fills a batch
-    /// cannot take (a self-crossing star: the strip resolver; a gradient; a pixel-aligned box),
-    /// which draw the batch first.
+    /// Random translucent and opaque circles, ellipses, rounded rectangles and stroked waves,
+    /// some tall enough to cross many bands, some cut by the surface's sides, interleaved with
+    /// a self-crossing star (the strip resolver) and fills a batch cannot take (a gradient, a
+    /// pixel-aligned box), which draw the batch first.
     @Test(arguments: [PixelFormat.argb32, .xrgb32], [Int.max, 7])
     func batchedFillsEqualFillsDrawnAtOnce(format: PixelFormat, maximumPieces: Int) throws {
         let once = try Self.draw(format: format, batched: false)
@@ -65,7 +65,7 @@ import Testing
         #expect(same)
     }
 
-    /// 120 fills on a 301 × 203 surface, drawn at once or in a batch on a rasterizer `setUp`
+    /// 120 fills on a 301 × 203 surface (see `batchedFillsEqualFillsDrawnAtOnce`), drawn at once or in a batch on a rasterizer `setUp`
     /// configures; `after` sees the rasterizer after each fill.
     private static func draw(format: PixelFormat, batched: Bool, setUp: (Rasterizer) -> Void = { _ in },
                          after: (Rasterizer) -> Void = { _ in }) throws -> [UInt8] {
@@ -96,6 +96,14 @@ import Testing
                                                                              end: CGPoint(x: rect.maxX, y: rect.maxY)))
             case 6:
                 try canvas.fill(Path(CGRect(x: Int(x), y: Int(y), width: Int(w), height: Int(h))), with: .color(color))
+            case 5:
+                // A stroked wave: an outline of hundreds of lines that crosses itself at the
+                // round joins (the exact tier's resolver), built whole on several threads.
+                let wave = Path { p in
+                    p.addLines((0...300).map { i in CGPoint(x: x + Double(i), y: y + 30 * sin(Double(i) / 7)) })
+                }
+                let outline = wave.strokedPath(StrokeStyle(lineWidth: 1 + g.u() * 6, lineCap: .round, lineJoin: .round))
+                try canvas.fill(outline, with: .color(color))
             default:
                 let shape = k % 2 == 0 ? Path(ellipseIn: rect) : Path(roundedRect: rect, cornerRadius: min(w, h) / 3)
                 try canvas.fill(shape, with: .color(color), opacity: k % 3 == 0 ? 0.6 : 1)
