@@ -9,9 +9,11 @@ SWIFT ?= swift
 RELEASE := $(SWIFT) build -c release --static-swift-stdlib
 # Text: HarfBuzz shapes, ICU breaks lines and orders bidi text, Inter (variable) stands in for SF
 # Pro; Noto (per script, colour emoji), Droid Sans Fallback (CJK) and DejaVu are the fallback
-# chain, fontconfig its last resort, Noto Serif and JetBrains Mono the serif and monospaced designs.
+# chain, fontconfig its last resort, Noto Serif, JetBrains Mono and Quicksand the serif, monospaced
+# and rounded designs.
 PACKAGES := libpixman-1-dev libpng-dev pkg-config binutils python3-numpy parallel python3-yaml libharfbuzz-dev libicu-dev libfontconfig-dev fonts-inter-variable \
-            fonts-noto-core fonts-noto-color-emoji fonts-droid-fallback fonts-dejavu-core fonts-jetbrains-mono
+            fonts-noto-core fonts-noto-color-emoji fonts-droid-fallback fonts-dejavu-core fonts-jetbrains-mono \
+            fonts-quicksand
 BENCH_PACKAGES := $(PACKAGES) libcairo2-dev libfreetype-dev python3-pip
 # Headless Chromium for the report and preview tests in a real browser (ReportBrowserTests):
 # without recommends it is about 100 MB. Where it cannot start, those tests are skipped and say

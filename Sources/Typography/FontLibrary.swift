@@ -19,7 +19,7 @@ public enum FontLibrary {
     /// Where Debian puts its font packages' files.
     public static let directories = [
         "/usr/share/fonts/truetype/noto", "/usr/share/fonts/opentype/noto", "/usr/share/fonts/truetype/droid",
-        "/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/jetbrains-mono",
+        "/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/jetbrains-mono", "/usr/share/fonts/truetype/quicksand",
     ]
 
     private static let faces = Locked<[String: FontFace]>([:])
@@ -113,6 +113,15 @@ public enum FontLibrary {
         let dejavu = bold ? (italic ? "DejaVuSansMono-BoldOblique.ttf" : "DejaVuSansMono-Bold.ttf")
             : (italic ? "DejaVuSansMono-Oblique.ttf" : "DejaVuSansMono.ttf")
         return installed(["JetBrainsMono-\(name).ttf", dejavu])
+    }
+
+    /// The rounded design (SF Pro Rounded's stand-in): Quicksand at the nearest of its four
+    /// weights (300, 400, 500, 700; ties go to the bolder), upright (it has no italic); nil when
+    /// it is not installed.
+    public static func rounded(weight: Double) -> FontInstance? {
+        let weights: [(Double, String)] = [(700, "Bold"), (500, "Medium"), (400, "Regular"), (300, "Light")]
+        let nearest = weights.min { abs($0.0 - weight) < abs($1.0 - weight) }!.1
+        return installed(["Quicksand-\(nearest).ttf"])
     }
 
     /// The font that draws `character` when `primary` cannot (see the type's chain), nil when

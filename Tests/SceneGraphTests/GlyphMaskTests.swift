@@ -123,4 +123,19 @@ import Testing
             print("skipped the fontconfig half: Noto Music (fonts-noto-core) is not installed")
         }
     }
+
+    /// `.rounded` draws Quicksand (`fonts-quicksand`, which `make deps` installs) at the nearest
+    /// of its weights, upright even when italic (it has none), with its own line height.
+    @Test func theRoundedDesignIsQuicksand() throws {
+        func file(_ font: Font) throws -> String { (try font.instance().0.face.path as NSString).lastPathComponent }
+        #expect(try file(.system(size: 17, design: .rounded)) == "Quicksand-Regular.ttf")
+        #expect(try file(.system(size: 17, weight: .semibold, design: .rounded)) == "Quicksand-Bold.ttf")
+        #expect(try file(.system(.body, design: .rounded).weight(.medium)) == "Quicksand-Medium.ttf")
+        #expect(try file(.system(size: 17, weight: .ultraLight, design: .rounded).italic()) == "Quicksand-Light.ttf")
+        // Laid out with Quicksand's own line height (ascender plus descender, per em), not SF's.
+        let rounded = try Font.system(size: 17, design: .rounded).instance().0
+        #expect(rounded.ascender != SystemFont.ascender)
+        let laid = layOut([TextRun(text: "Rounded", font: rounded, size: 17)])
+        #expect(abs(laid.size.height - 17 * (rounded.ascender + rounded.descender)) < 1e-9)
+    }
 }

@@ -116,6 +116,10 @@ import Compositor
         // Noto Serif's own ascender and descender (1069 and 293 of 1000), not SF Pro's.
         #expect(abs(serif.ascender - 1.069) < 0.001 && abs(serif.descender - 0.293) < 0.001)
         #expect(body.ascender == SystemFont.ascender)
+        // Rounded: Quicksand's four weights, ties to the bolder.
+        let rounded = [250.0, 350, 450, 600, 900].map { FontLibrary.rounded(weight: $0).map(file) }
+        #expect(rounded == ["Quicksand-Light.ttf", "Quicksand-Regular.ttf", "Quicksand-Medium.ttf", "Quicksand-Bold.ttf",
+                            "Quicksand-Bold.ttf"])
     }
 
     /// A character no installed font draws is the primary font's missing-glyph box (glyph 0),

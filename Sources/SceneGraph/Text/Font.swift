@@ -35,7 +35,7 @@ public struct Font: Hashable, Sendable {
     }
 
     /// The font's design (SwiftUI's `Font.Design`): `.serif` is Noto Serif, `.monospaced`
-    /// JetBrains Mono; `.rounded` has no font here and is drawn in the default design.
+    /// JetBrains Mono, `.rounded` Quicksand (upright only).
     public enum Design: String, Hashable, Sendable {
         case `default`, serif, rounded, monospaced
     }
@@ -116,8 +116,8 @@ public struct Font: Hashable, Sendable {
 
     /// The font instance that draws this font, and the features it turns on: the system font
     /// (Inter), or for the serif and monospaced designs Noto Serif and JetBrains Mono (DejaVu
-    /// when those are not installed, the system font when neither is). `.rounded` has no font
-    /// here and draws in the default design.
+    /// when those are not installed, the system font when neither is), for the rounded design
+    /// Quicksand, upright (the system font when it is not installed).
     func instance() throws -> (FontInstance, [String]) {
         let weight = resolvedWeight.value
         let features = monospacedDigits ? ["tnum"] : []
@@ -131,7 +131,11 @@ public struct Font: Hashable, Sendable {
         case .monospaced:
             if let mono = FontLibrary.monospaced(weight: weight, italic: isItalic) { return (mono, features) }
         case .rounded:
-            FontWarnings.once("warning: no font for the rounded design (SF Pro Rounded) is installed; drawing the default design instead")
+            if let rounded = FontLibrary.rounded(weight: weight) {
+                if isItalic { FontWarnings.once("warning: the rounded design (Quicksand) has no italic; drawing it upright") }
+                return (rounded, features)
+            }
+            FontWarnings.once("warning: no font for the rounded design (Quicksand, fonts-quicksand) is installed; drawing the default design instead")
         case .default:
             break
         }
