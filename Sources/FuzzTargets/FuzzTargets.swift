@@ -99,13 +99,16 @@ public enum FuzzTargets {
         _ = try? canvas.fill(p, with: .color(.blue), fillRule: .nonZero, transform: transform)
         _ = try? canvas.fill(p, with: .color(Color.red.opacity(0.5)), fillRule: .evenOdd, opacity: 0.7, blendMode: .multiply)
         // The same fills drawn at once and batched band by band on two threads, under either
-        // coverage quality: the bytes must be equal (`FillBatch`).
-        let quality: CoverageQuality = reader.byte() & 1 == 0 ? .exact : .fast
+        // coverage quality, recorded whole and built on one thread or on both: the bytes must
+        // be equal (`FillBatch`).
+        let flags = reader.byte()
+        let quality: CoverageQuality = flags & 1 == 0 ? .exact : .fast
         guard let once = try? Surface(width: 64, height: 64), let banded = try? Surface(width: 64, height: 64) else { return false }
         let direct = Rasterizer(), batched = Rasterizer()
         direct.coverageQuality = quality
         batched.coverageQuality = quality
         batched.threads = 2
+        if flags & 2 != 0 { batched.minimumParallelBuildSegments = 0 }
         guard let state = try? batched.beginBatch(on: banded) else { return false }
         for k in 0..<3 {
             let moved = transform.concatenating(CGAffineTransform(translationX: CGFloat(7 * k), y: CGFloat(-5 * k)))

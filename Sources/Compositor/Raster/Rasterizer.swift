@@ -504,7 +504,9 @@ public final class Rasterizer {
     var maximumPendingSegments = 1 << 18
     /// Below this many flattened segments in all, the fills recorded whole are built on the
     /// calling thread: waking a worker would cost more than it saves (about 40 small circles).
-    var minimumParallelBuildSegments = 1024
+    /// 0 builds every flush on all the threads (the fuzz target does, so that fills built on
+    /// different threads meet); the output is the same bytes either way.
+    public var minimumParallelBuildSegments = 1024
     /// One rasterizer per thread for the first phase of `drawPending`; each records into its
     /// own batch.
     private var builders: [Rasterizer] = []
@@ -594,7 +596,8 @@ public final class Rasterizer {
         // Phase 1. Fill i's commands are builders[built[i].builder].batch's built[i].range.
         let built = UnsafeMutableBufferPointer<BuiltFill>.allocate(capacity: fills.count)
         defer { built.deallocate() }
-        let work = BuildWork(fills: fills, built: built, builders: builders, target: target.rows)
+        let work = BuildWork(fills: fills, built: built, builders: builders, target: target.rows,
+                             chunk: BuildWork.chunk(fills: fills.count, threads: n))
         if n == 1 {
             work.build(worker: 0)
         } else {
@@ -628,19 +631,25 @@ public final class Rasterizer {
         let built: UnsafeMutableBufferPointer<BuiltFill>
         let builders: [Rasterizer]
         let target: SolidTarget
-        let next = Locked(0)
         /// Fills a thread takes at a time.
-        static let chunk = 16
+        let chunk: Int
+        let next = Locked(0)
+
+        /// About four takes per thread, at most 16 fills each: a few large fills are shared
+        /// out one by one, thousands of small ones do not contend on the lock.
+        static func chunk(fills: Int, threads: Int) -> Int {
+            min(16, max(1, fills / (4 * max(1, threads))))
+        }
 
         func build(worker w: Int) {
             let builder = builders[w]
             while true {
                 let first = next.withLock { next -> Int in
-                    defer { next += Self.chunk }
+                    defer { next += chunk }
                     return next
                 }
                 guard first < fills.count else { return }
-                for i in first..<min(fills.count, first + Self.chunk) {
+                for i in first..<min(fills.count, first + chunk) {
                     let fill = fills[i]
                     let start = builder.batch.commandCount
                     var error: Error?
