@@ -5,7 +5,7 @@
 # (the release object files of Compositor, e.g. .build/release/Compositor.build/*.o).
 #
 # The kernels, by the Swift names their mangled symbols contain:
-KERNELS="MaskKernelsO8blendRow SpanKernelsO9blendQuad SpanKernelsO17blendConstantSSE2"
+KERNELS="MaskKernelsO8blendRow SpanKernelsO9blendQuad SpanKernelsO17blendConstantSSE2 SpanKernelsO18compositeLayerSSE2"
 set -e
 [ $# -gt 0 ] || { echo "usage: $0 OBJECT..." >&2; exit 64; }
 status=0

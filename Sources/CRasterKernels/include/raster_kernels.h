@@ -20,7 +20,15 @@ static inline void raster_prefetch_for_write(const void *p) {
 /// missing (or disabled by `raster_kernels_use_avx2(0)`), else `count` rounded down to 8.
 size_t raster_blend_constant(uint32_t *pixels, size_t count, uint32_t source);
 
-/// Whether `raster_blend_constant` may use AVX2 (when the CPU has it); for tests that check
+/// `count` premultiplied 8-bit ARGB pixels of a layer at `layer`, each scaled by `m` (0…255, the
+/// layer's opacity) and composited source-over onto the pixels at `pixels`, with pixman's
+/// arithmetic (`over_8888_n_8888`: the layer pixel times `m`, then the destination times 255 −
+/// that pixel's alpha, each rounded as pixman rounds, plus the scaled pixel, saturated): the
+/// same bytes as `SpanKernels.compositeLayerSSE2`, eight pixels at a time with AVX2 where the CPU
+/// has it. Returns how many pixels it composited: 0 without AVX2, else `count` rounded down to 8.
+size_t raster_composite_layer(uint32_t *pixels, const uint32_t *layer, size_t count, uint32_t m);
+
+/// Whether `raster_blend_constant` and `raster_composite_layer` may use AVX2 (when the CPU has it); for tests that check
 /// both paths give the same bytes. Returns whether AVX2 is used from now on.
 int raster_kernels_use_avx2(int allowed);
 

@@ -305,6 +305,42 @@ enum SpanKernels {
         if done < count { blendConstantSSE2(p + done, count: count - done, s) }
     }
 
+    /// `count` pixels of a premultiplied ARGB layer row, each scaled by `m` (0…255: the layer's
+    /// opacity), composited source-over onto `p`: pixman's `over_8888_n_8888` arithmetic,
+    /// eight at a time by the AVX2 kernel in C where the CPU has it (`raster_composite_layer`,
+    /// the same bytes), the rest by `compositeLayerSSE2`.
+    @inline(__always)
+    static func compositeLayer(_ p: UnsafeMutablePointer<UInt32>, _ layer: UnsafePointer<UInt32>, count: Int, _ m: UInt32) {
+        let done = count >= 16 ? raster_composite_layer(p, layer, count, m) : 0
+        if done < count { compositeLayerSSE2(p + done, layer + done, count: count - done, m) }
+    }
+
+    /// `compositeLayer` four pixels at a time in SSE2 lanes; transparent layer pixels are
+    /// skipped and, at full opacity, opaque ones stored. Kept out of line so `make
+    /// check-kernels` can check it makes no call.
+    @inline(never)
+    static func compositeLayerSSE2(_ p: UnsafeMutablePointer<UInt32>, _ layer: UnsafePointer<UInt32>, count: Int, _ m: UInt32) {
+        let m16 = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: m))
+        let alpha = SIMD4<UInt32>(repeating: 0xff00_0000)
+        var i = 0
+        while i + 4 <= count {
+            let s = UnsafeRawPointer(layer + i).loadUnaligned(as: SIMD4<UInt32>.self)
+            if any(s .!= 0) {
+                if m == 255, all((s & alpha) .== alpha) {
+                    UnsafeMutableRawPointer(p + i).storeBytes(of: s, as: SIMD4<UInt32>.self)
+                } else {
+                    over(p + i, scale(lanes(s & 0x00ff_00ff), m16), scale(lanes((s &>> 8) & 0x00ff_00ff), m16))
+                }
+            }
+            i += 4
+        }
+        while i < count {
+            let s = layer[i]
+            if s != 0 { MaskKernels.blend1(p + i, m == 255 ? s : MaskKernels.multiply(s, m)) }
+            i += 1
+        }
+    }
+
     /// `count` pixels under the one scaled source `s`, four at a time in SSE2 lanes. Kept out
     /// of line so `make check-kernels` can check it makes no call.
     @inline(never)

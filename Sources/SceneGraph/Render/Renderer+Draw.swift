@@ -143,7 +143,8 @@ extension Renderer {
         }
         let c = group.composite
         try finish(group, plan, layer, at: bounds.x - origin.x, bounds.y - origin.y, on: canvas, origin: origin) { layer, dx, dy, mask in
-            try canvas.surface.composite(layer, at: dx, y: dy, opacity: c.opacity, blendMode: c.blendMode, clipMask: mask)
+            try canvas.surface.composite(layer, at: dx, y: dy, opacity: c.opacity, blendMode: c.blendMode, clipMask: mask,
+                                         threads: threads)
         }
     }
 

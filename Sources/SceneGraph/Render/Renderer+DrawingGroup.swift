@@ -71,7 +71,7 @@ extension Renderer {
                 // Encoded with the extended transfer function before the opacity applies.
                 surface.compositeExtended(layer, at: dx, y: dy, opacity: c.opacity)
             } else {
-                try surface.composite(layer, at: dx, y: dy, opacity: c.opacity, blendMode: c.blendMode, clipMask: mask)
+                try surface.composite(layer, at: dx, y: dy, opacity: c.opacity, blendMode: c.blendMode, clipMask: mask, threads: threads)
             }
         }
     }
