@@ -203,13 +203,15 @@ import Testing
     /// count: the earliest failing frame's. Here the group grows past the offscreen limit from
     /// frame 4 on: at frame k (of 0…6, linear) its side is 20 + 60·k/6 pt and its layer, with
     /// the 2 px margin on each side, (side + 4)² · 4 bytes: frame 3 is 54² · 4 = 11,664 bytes,
-    /// within 12,000; frame 4 is 64² · 4 = 16,384, over.
+    /// within 12,000; frame 4 is 64² · 4 = 16,384, over. (A circle on the square: a group around
+    /// one leaf would be folded into it, without a layer.)
     @Test func theEarliestFailingFrameIsReported() throws {
         let (dir, path) = try sceneFile("grow.scene", """
             canvas(width: 100, height: 100)
             state side = 20.0 -> 80.0
             animation(.linear(duration: 0.1))
-            Rectangle().fill(.blue).frame(width: side, height: side).compositingGroup().opacity(0.5)
+            ZStack { Rectangle().fill(.blue); Circle().fill(.red).frame(width: 10, height: 10) }
+                .frame(width: side, height: side).compositingGroup().opacity(0.5)
             """)
         defer { try? FileManager.default.removeItem(at: dir) }
         var messages: [String] = []

@@ -211,7 +211,8 @@ func write(_ text: String, _ name: String, in dir: URL) throws -> String {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let scene = dir.appendingPathComponent("group.scene").path
-        try "ZStack { Circle().fill(.blue) }.compositingGroup().opacity(0.5)\n".write(toFile: scene, atomically: true, encoding: .utf8)
+        // Two leaves: a group around one would be folded into it, without a layer.
+        try "ZStack { Circle().fill(.blue); Circle().fill(.pink).padding(20) }.compositingGroup().opacity(0.5)\n".write(toFile: scene, atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("g.png").path
         let r = try compose("render", scene, "-o", out, "--max-offscreen-bytes", "1000")
         #expect(r.status == 65 && r.stderr.contains("more than the limit of 1000"))

@@ -8,10 +8,11 @@ import Testing
     /// Same-size group layers (both groups' ink is the whole 60 × 60 canvas, so the layer is the
     /// canvas: the 2 px margin is cut off): first a group whose opaque rectangle covers its
     /// layer (so a reused layer is not cleared for it), then one holding only a circle, which
-    /// must not see the red left in the reused layer.
+    /// must not see the red left in the reused layer. (Each group holds two leaves: a group
+    /// around one leaf is folded into it, without a layer.)
     @Test func reusedLayersStartClean() throws {
         let size = CGSize(width: 60, height: 60)
-        let full = ZStack { Rectangle().fill(.red) }.compositingGroup().opacity(0.5)
+        let full = ZStack { Rectangle().fill(.red); Circle().fill(.green).frame(width: 10, height: 10) }.compositingGroup().opacity(0.5)
         let circle = ZStack { Color.clear; Circle().fill(.blue).frame(width: 20, height: 20) }
             .compositingGroup().opacity(0.5)
         let renderer = Renderer()

@@ -48,10 +48,11 @@ import Testing
     }
 
     @Test func nestedLayersAddUpAtThePeakSiblingsDoNot() throws {
-        // Two 10 × 10 squares side by side, each its own group, inside an outer group.
+        // Two 10 × 10 squares side by side (each with a smaller one on top: a group of one leaf
+        // would be folded into it), each its own group, inside an outer group.
         // Each inner layer: (10 + 2·2)² · 4 = 784 bytes; the outer one 34 · 14 · 4 = 1,904.
         // The inner layers live one after the other: peak = outer + one inner.
-        let square = Color.red.frame(width: 10, height: 10).compositingGroup()
+        let square = ZStack { Color.red.frame(width: 10, height: 10); Color.blue.frame(width: 4, height: 4) }.compositingGroup()
         let view = HStack(spacing: 10) { square; square }.compositingGroup()
         let renderer = Renderer()
         _ = try renderer.render(view, size: CGSize(width: 50, height: 20))
@@ -63,7 +64,7 @@ import Testing
         #expect(inner.bounds == [8, 3, 14, 14] && inner.bytes == 784)
         #expect(stats.layers[2].bounds == [28, 3, 14, 14])
         #expect(stats.peakOffscreenBytes == 1_904 + 784)
-        #expect(stats.leafDraws == 2)
+        #expect(stats.leafDraws == 4)
     }
 
     @Test func shadowsAndDrawingGroupsAreCounted() throws {
@@ -208,9 +209,10 @@ import Testing
     /// Eight nested compositing groups filling a 100 × 100 canvas each hold a 100 × 100 layer
     /// (ink + 2 px margin, cut to the canvas: 40,000 bytes) while the next is drawn: 8 × 40,000 =
     /// 320,000 bytes at once. A limit below that is an error, not an allocation, and every
-    /// surface made before the error is released.
+    /// surface made before the error is released. (Two leaves inside: groups around one leaf
+    /// are folded into it, without a layer.)
     @Test func nestedLayersBeyondTheLimitAreAnError() throws {
-        var view = AnyView(Color.red)
+        var view = AnyView(ZStack { Color.red; Color.blue.frame(width: 10, height: 10) })
         for _ in 0..<8 { view = AnyView(ZStack { view }.compositingGroup().opacity(0.9)) }
         let renderer = Renderer()
         _ = try renderer.render(view, size: CGSize(width: 100, height: 100))

@@ -18,8 +18,7 @@ extension Surface {
         let a = Opacity(opacity).value
         guard a > 0 else { return }
         if clipMask == nil, blendMode == .normal, layer.format == .argb32, format == .argb32 {
-            // pixman takes a solid mask's 8-bit alpha as the top byte of its 16-bit alpha.
-            compositeLayer(layer, at: x, y: y, m: UInt32(UInt16((a * 65535).rounded()) >> 8), threads: threads)
+            compositeLayer(layer, at: x, y: y, m: Opacity(a).layerAlpha8, threads: threads)
             return
         }
         if let clipMask {

@@ -84,9 +84,16 @@ public struct Explanation: Codable, Sendable, Equatable {
                     if !leaf.shadows.isEmpty { summary += ", \(leaf.shadows.count) shadow\(leaf.shadows.count == 1 ? "" : "s") (an A8 mask each)" }
                     if !plan.visible { summary += "; clipped away, not drawn" }
                     let images = item.images.map(RenderStats.Layer.init)
-                    return Node(kind: "leaf", summary: summary, reason: nil, bounds: Explanation.pixels(leaf.path.boundingRect),
-                                format: nil, colorMode: nil, bytes: images.isEmpty ? nil : images.reduce(0) { $0 + $1.bytes },
-                                images: images, leaves: 1, children: [], source: leaf.source)
+                    let node = Node(kind: "leaf", summary: summary, reason: nil, bounds: Explanation.pixels(leaf.path.boundingRect),
+                                    format: nil, colorMode: nil, bytes: images.isEmpty ? nil : images.reduce(0) { $0 + $1.bytes },
+                                    images: images, leaves: 1, children: [], source: leaf.source)
+                    // Groups folded into the leaf: shown where they were written, without a layer.
+                    return plan.foldedFrom.reversed().reduce(node) { inner, group in
+                        Node(kind: "compositingGroup", summary: Explanation.compositeSummary(group.composite) + "; folded, no layer",
+                             reason: "compositingGroup() around one leaf: its opacity is drawn into the leaf's paint, "
+                                + "which gives what a layer would (within 1 level)", bounds: nil, format: nil, colorMode: nil,
+                             bytes: nil, images: [], leaves: 1, children: [inner], source: group.source)
+                    }
                 case let .group(group, plan):
                     return groupNode(group, plan)
                 }

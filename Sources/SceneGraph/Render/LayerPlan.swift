@@ -58,6 +58,9 @@ struct LeafPlan {
     /// what remains visible), else the path itself.
     var caster: Path
     var shadowMasks: [PlannedImage?]
+    /// The groups folded into this leaf, outermost first (`DisplayItem.Group.folded`): the
+    /// leaf is drawn in their place, with no layer.
+    var foldedFrom: [DisplayItem.Group] = []
 }
 
 /// A group's plan: its layer, what is drawn into it, what is done to it before it is
@@ -150,6 +153,46 @@ struct GroupPlan {
     }
 }
 
+extension DisplayItem.Group {
+    /// The one leaf this group draws, with the group's opacity in its colour, when that draws
+    /// what the group's layer would (and the groups folded into it, outermost first); nil
+    /// otherwise. A layer holding one leaf drawn source-over onto transparent pixels holds the
+    /// leaf's own premultiplied colour times its coverage, C·c; composited with opacity a it
+    /// adds C·c·a over the parent, which is the leaf with its colour's alpha multiplied by a,
+    /// drawn straight onto the parent. So the renderer skips the layer (what SkRecordOptimize
+    /// does for a save-layer-alpha around one draw), as issue 18 asks: `group(opacity a) { one
+    /// fill }` becomes the fill.
+    ///
+    /// The opacity is the 8-bit one the layer would be composited with (`Opacity.layerAlpha8`),
+    /// so an opaque colour's interior is the same bytes and its edges within 1 level (the
+    /// layer rounds C·c before multiplying by a, the fold C·a before c). A translucent colour,
+    /// whose layer rounds its alpha first, and nested groups, whose layers round one opacity
+    /// after the other where the fold multiplies them first, stay within 2. Gradients and images keep
+    /// their layer: their colours are rounded per pixel, where the fold could not match the
+    /// layer's rounding.
+    ///
+    /// Only a `compositingGroup()` whose outer effects are opacity alone, around one leaf (or
+    /// a group that folds) filled with a colour, blending normally and casting no shadow: a
+    /// blend mode, clip or shadow outside, or a shadow inside (which the leaf would cover in
+    /// the layer but not faded), draws something else. The caller folds only onto 8-bit sRGB
+    /// surfaces, whose encoding is the layer's.
+    var folded: (DisplayItem.Leaf, [DisplayItem.Group])? {
+        guard case .layer = isolation, composite.blendMode == .normal, composite.clips.isEmpty, composite.shadows.isEmpty,
+              children.count == 1 else { return nil }
+        var leaf: DisplayItem.Leaf
+        var inner: [DisplayItem.Group] = []
+        switch children[0] {
+        case .leaf(let l): leaf = l
+        case .group(let g):
+            guard let (l, groups) = g.folded else { return nil }
+            (leaf, inner) = (l, groups)
+        }
+        guard leaf.blendMode == .normal, leaf.shadows.isEmpty, case .color(let color) = leaf.fill else { return nil }
+        leaf.fill = .color(color.opacity(Double(Opacity(composite.opacity).layerAlpha8) / 255))
+        return (leaf, [self] + inner)
+    }
+}
+
 /// Makes a render's `LayerPlan`: walks the display list as the renderer draws it, with the
 /// same surfaces and origins, and applies the one rule for each kind of offscreen image.
 struct LayerPlanner {
@@ -162,7 +205,14 @@ struct LayerPlanner {
         try items.map { item in
             switch item {
             case .leaf(let leaf): return .leaf(leaf, try plan(leaf, on: surface))
-            case .group(let group): return .group(group, try plan(group, item.inkBounds, on: surface, format: format))
+            case .group(let group):
+                // On an 8-bit sRGB surface a group that only fades one leaf is that leaf, faded.
+                if format == .argb32 || format == .xrgb32, let (leaf, groups) = group.folded {
+                    var leafPlan = try plan(leaf, on: surface)
+                    leafPlan.foldedFrom = groups
+                    return .leaf(leaf, leafPlan)
+                }
+                return .group(group, try plan(group, item.inkBounds, on: surface, format: format))
             }
         }
     }
