@@ -8,8 +8,9 @@ import Testing
 @Suite struct FillBatchTests {
     /// Random translucent and opaque circles, ellipses, rounded rectangles and stroked waves,
     /// some tall enough to cross many bands, some cut by the surface's sides, interleaved with
-    /// a self-crossing star (the strip resolver) and fills a batch cannot take (a gradient, a
-    /// pixel-aligned box), which draw the batch first.
+    /// a self-crossing star (the strip resolver), pixel-aligned boxes (pixman fills an opaque
+    /// one after drawing the batch; a translucent one joins the batch, blended from the cells:
+    /// the bytes pixman's box would give) and a gradient, which a batch cannot take.
     @Test(arguments: [PixelFormat.argb32, .xrgb32], [Int.max, 7])
     func batchedFillsEqualFillsDrawnAtOnce(format: PixelFormat, maximumPieces: Int) throws {
         let once = try Self.draw(format: format, batched: false)

@@ -48,7 +48,13 @@ public final class Canvas {
                          tolerance: tolerance) {
             return
         }
+        // A pixel-aligned box needs no coverage: pixman fills it, unless it is a translucent
+        // colour blended normally while a batch draws this surface, which keeps the band in
+        // cache across fills (S7's eight full-frame layers folded into eight boxes: one pass
+        // over memory instead of eight). The cells give such a box coverage 0 or 1 exactly,
+        // and the batch blends it with pixman's arithmetic: the same bytes.
         if clipMask == nil, opacity >= 1, !blendMode.needsPremaskedSource, case .color(let color) = paint,
+           !(color.alpha < 1 && blendMode == .normal && rasterizer.isBatching(onto: surface)),
            let rect = path.axisAlignedRectangle(transform: transform), let box = PixelRect(exactly: rect) {
             try rasterizer.flushBatch()
             fillBox(box.intersection(region), color: color, blendMode: blendMode)

@@ -455,6 +455,12 @@ public final class Rasterizer {
         return previous
     }
 
+    /// Whether a batch is drawing onto `surface` now (`beginBatch`).
+    public func isBatching(onto surface: Surface) -> Bool {
+        guard let target = batch.target?.rows else { return false }
+        return target.pixels == surface.data && target.stride == surface.stride
+    }
+
     /// Draws the recorded fills now (the batch stays begun).
     public func flushBatch() throws {
         if !pending.isEmpty {
