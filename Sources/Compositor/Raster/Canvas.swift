@@ -70,8 +70,17 @@ public final class Canvas {
             solid = Rasterizer.SolidTarget(source: source, pixels: surface.data, stride: surface.stride)
         }
         var pixmanSource: PixmanSource?
+        // A linear gradient along one device axis, normal blend onto 8-bit ARGB: from the cells
+        // too, its colours asked of pixman once per row or column (`LinearGradientAxis`).
+        var gradient: Rasterizer.GradientTarget?
+        if clipMask == nil, blendMode == .normal, surface.format == .argb32,
+           let axis = LinearGradientAxis(paint, transform: paintTransform ?? transform),
+           let source = paint.pixmanSource(transform: paintTransform ?? transform, format: surface.format) {
+            pixmanSource = source
+            gradient = Rasterizer.GradientTarget(source: source.image, axis: axis, pixels: surface.data, stride: surface.stride)
+        }
         try rasterizer.rasterize(path, transform: transform, fillRule: fillRule, clip: region,
-                                 opacity: opacity, tolerance: tolerance, solid: solid) { mask, stride, rect in
+                                 opacity: opacity, tolerance: tolerance, solid: solid, gradient: gradient) { mask, stride, rect in
             if pixmanSource == nil { pixmanSource = paint.pixmanSource(transform: paintTransform ?? transform, format: surface.format) }
             guard let source = pixmanSource else { return }
             guard let maskImage = pixman_image_create_bits(

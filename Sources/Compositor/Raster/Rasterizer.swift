@@ -88,6 +88,8 @@ public final class Rasterizer {
     /// Per band, the parts of the mask that hold coverage: chunks of `spanChunkRows` rows at
     /// their tight x extent (device pixels). Valid during `emit`.
     private var spans = ScratchBuffer<PixelRect>()
+    /// A gradient's colours per row or column of the region being drawn (`GradientTarget`).
+    private var gradientColours = ScratchBuffer<UInt32>()
     var bandSpans: UnsafeBufferPointer<PixelRect> { spans.buffer }
     private var accumulation: UnsafeMutablePointer<Float>
     private var accumulationCapacity: Int
@@ -156,9 +158,11 @@ public final class Rasterizer {
     }
 
     /// `rasterize(…emit:)`, and with `solid`, the colour composited straight from the cells
-    /// wherever the cell rasterizer's coverage is the exact one (`emit` is then not called).
+    /// wherever the cell rasterizer's coverage is the exact one (`emit` is then not called);
+    /// with `gradient`, that gradient, where the path goes to the cells unresolved.
     func rasterize(_ path: Path, transform: CGAffineTransform = .identity, fillRule: FillRule = .nonZero,
                    clip: PixelRect, opacity: Double = 1, tolerance: Double = flatteningTolerance, solid: SolidTarget?,
+                   gradient: GradientTarget? = nil,
                    emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
         if let solid, let segments = deferredSegments(path, transform: transform, tolerance: tolerance, clip: clip, solid: solid) {
             pending.append(PendingFill(path: path, transform: transform, fillRule: fillRule, clip: clip, opacity: opacity,
@@ -230,7 +234,8 @@ public final class Rasterizer {
         let cellsFit = usesCells && width < cellMaximumExtent && y1 - y0 < cellMaximumExtent
         if cellsFit, coverageQuality == .fast || shape.simple {
             try rasterizeCells(segs, region: PixelRect(x: x0, y: y0, width: width, height: y1 - y0), fillRule: fillRule,
-                               opacity: opacity, shift: shape.simple ? cellShiftSimple : cellShiftFast, solid: solid, emit: emit)
+                               opacity: opacity, shift: shape.simple ? cellShiftSimple : cellShiftFast, solid: solid,
+                               gradient: gradient, emit: emit)
             return
         }
         // Cells: a guard column on the left (where geometry left of the band lands, see
@@ -270,11 +275,11 @@ public final class Rasterizer {
     /// The fast tier: `segments` (device pixels) accumulated in integer cells band by band
     /// (`CellRasterizer`), composited straight into `solid`'s rows or written to a mask for `emit`.
     private func rasterizeCells(_ segments: [Double], region: PixelRect, fillRule: FillRule, opacity: Double, shift: Int,
-                                solid: SolidTarget?,
+                                solid: SolidTarget?, gradient: GradientTarget?,
                                 emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
         cellRasterizer.begin(width: region.width, height: region.height, shift: shift)
         segments.withUnsafeBufferPointer { cellRasterizer.add(segments: $0, origin: (Double(region.x), Double(region.y))) }
-        try drawCells(region: region, fillRule: fillRule, opacity: opacity, solid: solid, emit: emit)
+        try drawCells(region: region, fillRule: fillRule, opacity: opacity, solid: solid, gradient: gradient, emit: emit)
     }
 
     /// The exact tier on cells, slab by slab of the region (`SlabWorker`): each slab's strips
@@ -384,8 +389,9 @@ public final class Rasterizer {
     }
 
     /// Draws the polygon `cellRasterizer` holds over `region`: into the batch, straight into
-    /// `solid`'s rows, or as masks for `emit`.
+    /// `solid`'s or `gradient`'s rows, or as masks for `emit`.
     private func drawCells(region: PixelRect, fillRule: FillRule, opacity: Double, solid: SolidTarget?,
+                           gradient: GradientTarget? = nil,
                            emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
         let cellRasterizer = self.cellRasterizer
         let shift = cellRasterizer.shift
@@ -406,6 +412,12 @@ public final class Rasterizer {
         if let solid {
             var sink = SolidOverSink(origin: solid.pixels + region.y * solid.stride + region.x * 4, stride: solid.stride,
                                      source: solid.source)
+            try cellRasterizer.run(bandRows: bandRows, fillRule: fillRule, opacity: opacity, sink: &sink)
+            return
+        }
+        if let gradient, Self.evaluate(gradient, over: region, into: &gradientColours) {
+            var sink = GradientOverSink(origin: gradient.pixels + region.y * gradient.stride + region.x * 4, stride: gradient.stride,
+                                        colours: gradientColours.base, axis: gradient.axis)
             try cellRasterizer.run(bandRows: bandRows, fillRule: fillRule, opacity: opacity, sink: &sink)
             return
         }

@@ -174,7 +174,7 @@ struct SolidOverSink: CoverageSink {
             UnsafeMutableRawPointer(p).storeBytes(of: SIMD4<UInt32>(repeating: source), as: SIMD4<UInt32>.self)
             return
         }
-        SpanKernels.blendQuad(p, source: source, coverage: m)
+        SpanKernels.blendQuad(p, sources: SIMD4(repeating: source), coverage: m)
     }
 
     @inline(__always)
@@ -288,11 +288,11 @@ enum SpanKernels {
         UnsafeMutableRawPointer(p).storeBytes(of: out, as: SIMD4<UInt32>.self)
     }
 
-    /// Four pixels under `source` scaled by the four coverages `coverage`.
+    /// Four pixels under their four sources (one colour repeated, or a gradient's), each
+    /// scaled by its coverage in `coverage`.
     @inline(never)
-    static func blendQuad(_ p: UnsafeMutablePointer<UInt32>, source: UInt32, coverage: SIMD4<UInt32>) {
+    static func blendQuad(_ p: UnsafeMutablePointer<UInt32>, sources s: SIMD4<UInt32>, coverage: SIMD4<UInt32>) {
         let m = lanes(coverage | (coverage &<< 16))
-        let s = SIMD4<UInt32>(repeating: source)
         over(p, scale(lanes(s & 0x00ff_00ff), m), scale(lanes((s &>> 8) & 0x00ff_00ff), m))
     }
 
