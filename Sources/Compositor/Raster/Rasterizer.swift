@@ -25,8 +25,9 @@ func perturbation(_ index: inout UInt32) -> (Double, Double) {
     index &+= 1
     var h = index &* 0x9E37_79B9
     h ^= h >> 16; h = h &* 0x85EB_CA6B; h ^= h >> 13; h = h &* 0xC2B2_AE35; h ^= h >> 16
-    let u = Double(h & 0xFFFF) / 32767.5 - 1, v = Double(h >> 16) / 32767.5 - 1
-    return (u * vertexPerturbation, v * vertexPerturbation)
+    // (Two multiplications: a division each cost a tenth of building a circle's edges.)
+    let scale = vertexPerturbation / 32767.5
+    return ((Double(h & 0xFFFF) - 32767.5) * scale, (Double(h >> 16) - 32767.5) * scale)
 }
 
 /// The most edges a path may have to join a batch of fills on one thread (`Rasterizer.drawCells`).
@@ -64,6 +65,10 @@ public final class Rasterizer {
     /// Flattened device-space segments: x0, y0, x1, y1, and the contour each belongs to.
     private var segments: [Double] = []
     private var segmentContours: [Int32] = []
+    /// What a path flattens into (x0, y0, x1, y1 per segment, and each one's contour), before
+    /// the exact tier copies it into `segments` and `segmentContours`.
+    private var flatSegments = ScratchBuffer<Double>()
+    private var flatSegmentContours = ScratchBuffer<Int32>()
     private var rows = RowScratch()
     /// The exact tier's tools per thread (`rasterizeResolved`), and its segments by slab.
     private var resolvers: [SlabWorker] = []
@@ -178,12 +183,18 @@ public final class Rasterizer {
         guard segmentCount <= maximumSegments else {
             throw RasterError.tooManySegments(count: segmentCount, limit: maximumSegments)
         }
-        // Work on locals (moved out and back) so appends are not checked for exclusive access.
-        var segs = segments, contours = segmentContours
-        segments = []; segmentContours = []
-        defer { segments = segs; segmentContours = contours }
-        segs.removeAll(keepingCapacity: true)
-        contours.removeAll(keepingCapacity: true)
+        // Flattened into the rasterizer's scratch buffers, moved into locals and back: no
+        // copy-on-write or exclusivity check per append (an Array's were a third of the cost
+        // of building a circle's edges). Paths that need the exact tier copy them into arrays.
+        var flat = ScratchBuffer<Double>(capacity: 1), flatContours = ScratchBuffer<Int32>(capacity: 1)
+        swap(&flat, &flatSegments)
+        swap(&flatContours, &flatSegmentContours)
+        defer {
+            swap(&flat, &flatSegments)
+            swap(&flatContours, &flatSegmentContours)
+        }
+        flat.removeAll()
+        flatContours.removeAll()
 
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         var sx = 0.0, sy = 0.0, lx = 0.0, ly = 0.0
@@ -205,23 +216,23 @@ public final class Rasterizer {
                          let (dx, dy) = perturbation(&vertex)
                          let px = x + dx, py = y + dy
                          if py != ly {
-                             segs.append(lx); segs.append(ly); segs.append(px); segs.append(py)
-                             contours.append(contour)
+                             flat.append(lx); flat.append(ly); flat.append(px); flat.append(py)
+                             flatContours.append(contour)
                          }
                          lx = px; ly = py
                      },
                      close: { _ in
                          shape.close()
                          if sy != ly {
-                             segs.append(lx); segs.append(ly); segs.append(sx); segs.append(sy)
-                             contours.append(contour)
+                             flat.append(lx); flat.append(ly); flat.append(sx); flat.append(sy)
+                             flatContours.append(contour)
                          }
                          lx = sx; ly = sy
                      })
         guard finite, sx.isFinite, sy.isFinite else {
             throw RasterError.nonFiniteGeometry(element: firstNonFiniteElement(path, transform))
         }
-        guard !segs.isEmpty, opacity > 0 else { return }
+        guard !flat.isEmpty, opacity > 0 else { return }
 
         // Device bounds of the path, in whole pixels, intersected with the clip. Coordinates
         // beyond the clip are clamped before conversion, so enormous values cannot overflow.
@@ -233,11 +244,19 @@ public final class Rasterizer {
         let width = x1 - x0
         let cellsFit = usesCells && width < cellMaximumExtent && y1 - y0 < cellMaximumExtent
         if cellsFit, coverageQuality == .fast || shape.simple {
-            try rasterizeCells(segs, region: PixelRect(x: x0, y: y0, width: width, height: y1 - y0), fillRule: fillRule,
+            try rasterizeCells(flat.buffer, region: PixelRect(x: x0, y: y0, width: width, height: y1 - y0), fillRule: fillRule,
                                opacity: opacity, shift: shape.simple ? cellShiftSimple : cellShiftFast, solid: solid,
                                gradient: gradient, emit: emit)
             return
         }
+        // The exact tier and the Float sweep read arrays.
+        var segs = segments, contours = segmentContours
+        segments = []; segmentContours = []
+        defer { segments = segs; segmentContours = contours }
+        segs.removeAll(keepingCapacity: true)
+        contours.removeAll(keepingCapacity: true)
+        segs.append(contentsOf: flat.buffer)
+        contours.append(contentsOf: flatContours.buffer)
         // Cells: a guard column on the left (where geometry left of the band lands, see
         // `appendClipped`), the band's `width` columns, and two on the right that the
         // accumulation may touch.
@@ -274,11 +293,11 @@ public final class Rasterizer {
 
     /// The fast tier: `segments` (device pixels) accumulated in integer cells band by band
     /// (`CellRasterizer`), composited straight into `solid`'s rows or written to a mask for `emit`.
-    private func rasterizeCells(_ segments: [Double], region: PixelRect, fillRule: FillRule, opacity: Double, shift: Int,
-                                solid: SolidTarget?, gradient: GradientTarget?,
+    private func rasterizeCells(_ segments: UnsafeBufferPointer<Double>, region: PixelRect, fillRule: FillRule, opacity: Double,
+                                shift: Int, solid: SolidTarget?, gradient: GradientTarget?,
                                 emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
         cellRasterizer.begin(width: region.width, height: region.height, shift: shift)
-        segments.withUnsafeBufferPointer { cellRasterizer.add(segments: $0, origin: (Double(region.x), Double(region.y))) }
+        cellRasterizer.add(segments: segments, origin: (Double(region.x), Double(region.y)))
         try drawCells(region: region, fillRule: fillRule, opacity: opacity, solid: solid, gradient: gradient, emit: emit)
     }
 
