@@ -10,8 +10,8 @@ import Testing
     /// The reference scenes (SCENES.md) as views, at 1, 2, 3 and 8 threads. S3-1k's batch of
     /// 1,000 fills is large enough to be split (`FillBatch.minimumParallelPieces`) and to be
     /// built on every thread (`Rasterizer.drawPending`), and S4's
-    /// path (571,000 segments, exact tier) is resolved in slabs on every thread; the checks
-    /// below make sure they were.
+    /// path (571,000 segments, exact tier) is resolved in slabs on every thread, and S7's
+    /// boxes are blended on every thread; the checks below make sure they were.
     @Test(arguments: ["S1a", "S1b", "S2-noshadow", "S3-1k", "S4-nz", "S4-eo", "S4-nz-fast", "S5", "S6", "S7"])
     func sameBytesAtEveryThreadCount(name: String) throws {
         let scenes: [String: () -> ReferenceScene] = [
@@ -35,6 +35,9 @@ import Testing
                 #expect(renderer.rasterizer.lastBuilders == (threads == 1 ? 0 : threads), "\(threads) threads")
             }
             if name == "S4-nz" || name == "S4-eo" { #expect(renderer.rasterizer.lastSlabWorkers == threads, "\(threads) threads") }
+            // S7's eight groups fold into eight full-frame boxes: 16 edges, but 16.6 M pixels,
+            // enough to share (`FillBatch.minimumParallelPixels`).
+            if name == "S7" { #expect(renderer.rasterizer.batch.lastWorkers == min(threads, 34), "\(threads) threads") }
         }
         for (i, threads) in [2, 3, 8].enumerated() { #expect(images[i + 1] == images[0], "\(name) at \(threads) threads") }
     }
