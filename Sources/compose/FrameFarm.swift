@@ -1,3 +1,4 @@
+import Compositor
 import Foundation
 import SceneFile
 import SceneGraph
@@ -66,12 +67,12 @@ final class FrameFarm: @unchecked Sendable {
         state.lock()
         running = renderers.count
         state.unlock()
-        for job in renderers.indices {
-            // Each renderer is used by its job's thread only.
-            let thread = Thread { [self] in work(renderers[job]) }
-            thread.stackSize = commandStackBytes
-            thread.start()
+        // Each renderer is used by its job's thread only. The threads are joined at the end,
+        // so nothing they held outlives `run` (see `JoinableThread`).
+        let threads = renderers.indices.map { job in
+            JoinableThread(stackBytes: commandStackBytes) { [self] in work(renderers[job]) }
         }
+        defer { threads.forEach { $0.join() } }
         state.lock()
         var reported = 0
         while true {

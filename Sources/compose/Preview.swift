@@ -1,3 +1,4 @@
+import Compositor
 import Foundation
 import Report
 import SceneGraph
@@ -68,14 +69,16 @@ func runPreview(_ arguments: [String]) -> ExitCode {
     signal(SIGTERM, SIG_IGN)
     let signals = [SIGINT, SIGTERM].map { number in
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler { server.stop() }
+        // Weak: a cancelled source lets go of its handler later, on its queue; holding the server
+        // there kept its page alive past `exit` (LeakSanitizer reported it).
+        source.setEventHandler { [weak server] in server?.stop() }
         source.resume()
         return source
     }
     let watcher = options.demo ? nil : session.startWatching()
     server.serve()
     session.stop()
-    watcher?.wait()
+    watcher?.join()
     for source in signals { source.cancel() }
     FileHandle.standardError.write(Data("preview: stopped\n".utf8))
     return .ok
@@ -132,16 +135,9 @@ final class PreviewSession: @unchecked Sendable {
     }
 
     /// Watches the scene file on a thread of its own (with the command's large stack, as deep
-    /// scenes need) and reloads when it changes; the semaphore is signalled when it ends.
-    func startWatching() -> DispatchSemaphore {
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread { [self] in
-            watch()
-            done.signal()
-        }
-        thread.stackSize = commandStackBytes
-        thread.start()
-        return done
+    /// scenes need) and reloads when it changes, until `stop()`; join the thread after that.
+    func startWatching() -> JoinableThread {
+        JoinableThread(stackBytes: commandStackBytes) { [self] in watch() }
     }
 
     func stop() {

@@ -1,3 +1,4 @@
+import Compositor
 import Foundation
 import SceneFile
 import SceneGraph
@@ -151,19 +152,10 @@ private func renderMany(_ options: SceneOptions, into directory: String, jobs: I
         batch.work(renderers[0])
     } else {
         nonisolated(unsafe) let shared = renderers
-        let done = DispatchGroup()
-        for job in 0..<jobCount {
-            done.enter()
-            // With the command's large stack, as scenes nest as deep as --max-depth allows.
-            // Each renderer is used by its job's thread only.
-            let thread = Thread {
-                batch.work(shared[job])
-                done.leave()
-            }
-            thread.stackSize = commandStackBytes
-            thread.start()
-        }
-        done.wait()
+        // With the command's large stack, as scenes nest as deep as --max-depth allows. Each
+        // renderer is used by its job's thread only; the threads are joined (`JoinableThread`).
+        let threads = (0..<jobCount).map { job in JoinableThread(stackBytes: commandStackBytes) { batch.work(shared[job]) } }
+        threads.forEach { $0.join() }
     }
     let failed = batch.codes.compactMap { $0 }
     guard let first = failed.first else { return .ok }

@@ -1,3 +1,4 @@
+import Compositor
 import Foundation
 
 /// 512 MiB of stack for the command (reserved, touched only as deep as a scene goes): enough
@@ -38,15 +39,10 @@ default:
     // On a thread with a large stack: a scene nested as deep as --max-depth allows recurses
     // once per level in parsing, evaluation, layout and lowering. The main thread waits and
     // exits with its status, so nothing the command allocated is left on a live stack.
+    // Joined, not signalled: the thread has released everything by the time `exit` runs.
     nonisolated(unsafe) let command = run
     nonisolated(unsafe) var status = ExitCode.failure
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
-        status = command(Array(arguments.dropFirst()))
-        done.signal()
-    }
-    thread.stackSize = commandStackBytes
-    thread.start()
-    done.wait()
+    let commandArguments = Array(arguments.dropFirst())
+    JoinableThread(stackBytes: commandStackBytes) { status = command(commandArguments) }.join()
     exit(status.rawValue)
 }

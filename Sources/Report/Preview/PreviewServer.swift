@@ -1,3 +1,4 @@
+import Compositor
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -53,6 +54,11 @@ public final class PreviewServer: @unchecked Sendable {
     private var page = Data()
     private var stopped = false
     private var connections = 0
+    /// Connection threads by number (touched by `serve` only), and the numbers of those that
+    /// have finished (under `state`), which `serve` joins.
+    private var connectionThreads: [Int: JoinableThread] = [:]
+    private var finishedConnections: [Int] = []
+    private var connectionNumber = 0
     private let publishing = NSLock()
 
     /// Listens on 127.0.0.1 at `port` (0: any free port).
@@ -137,20 +143,38 @@ public final class PreviewServer: @unchecked Sendable {
                 close(client)
                 continue
             }
-            Thread.detachNewThread { [self] in
+            let number = connectionNumber
+            connectionNumber += 1
+            connectionThreads[number] = JoinableThread { [self] in
                 handle(client)
                 close(client)
                 state.lock()
                 connections -= 1
+                finishedConnections.append(number)
                 state.broadcast()
                 state.unlock()
             }
+            joinFinishedConnections()
         }
-        // Let open connections finish (waiters are woken by `stop`).
+        // Let open connections finish (waiters are woken by `stop`), and join them, so that
+        // nothing they hold outlives `serve` (see `JoinableThread`); one still reading from a
+        // silent client after the second is left to end on its own.
         state.lock()
         let deadline = Date().addingTimeInterval(1)
         while connections > 0 && state.wait(until: deadline) {}
         state.unlock()
+        joinFinishedConnections()
+        for thread in connectionThreads.values { thread.detach() }
+        connectionThreads = [:]
+    }
+
+    /// Joins the connection threads that have finished.
+    private func joinFinishedConnections() {
+        state.lock()
+        let finished = finishedConnections
+        finishedConnections = []
+        state.unlock()
+        for number in finished { connectionThreads.removeValue(forKey: number)?.join() }
     }
 
     /// Stops `serve()`: the listener closes, and waiting requests are answered at once.
