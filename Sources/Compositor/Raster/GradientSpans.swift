@@ -83,65 +83,44 @@ extension Rasterizer {
 /// The fused compositor's sink for a gradient constant along rows or columns: a solid colour's
 /// arithmetic (`SolidOverSink`) with the colour of the pixel's row or column.
 struct GradientOverSink: CoverageSink {
-    /// Pixel (0, 0) of the region.
-    let origin: UnsafeMutableRawPointer
-    let stride: Int
+    private var rows: BandRows
     /// The colour of each region row (`rows`) or column.
     let colours: UnsafePointer<UInt32>
     let alongRows: Bool
-    private var rows: UnsafeMutableRawPointer
-    private var top = 0
 
+    /// `origin`: pixel (0, 0) of the region.
     init(origin: UnsafeMutableRawPointer, stride: Int, colours: UnsafePointer<UInt32>, axis: LinearGradientAxis) {
-        self.origin = origin
-        self.stride = stride
+        rows = BandRows(origin: origin, stride: stride)
         self.colours = colours
         alongRows = axis == .rows
-        rows = origin
     }
 
-    mutating func band(top: Int, rows: Int) {
-        self.top = top
-        self.rows = origin + top * stride
-    }
-
+    mutating func band(top: Int, rows: Int) { self.rows.band(top: top) }
     func endBand() {}
 
     @inline(__always)
-    private func pixels(_ row: Int, _ x: Int) -> UnsafeMutablePointer<UInt32> {
-        (rows + row * stride).assumingMemoryBound(to: UInt32.self) + x
-    }
-
-    @inline(__always)
     func span(_ row: Int, _ x: Int, _ count: Int, _ m: UInt32) {
-        let p = pixels(row, x)
-        guard alongRows else {
+        let p = rows.pixels(row, x)
+        if alongRows {
+            SpanKernels.solidSpan(p, count: count, colours[rows.top + row], m)
+        } else {
             // Each pixel its column's colour, times one coverage: the layer kernel's arithmetic.
             SpanKernels.compositeLayer(p, colours + x, count: count, m)
-            return
         }
-        let source = colours[top + row]
-        if m == 255, source >> 24 == 255 {
-            p.update(repeating: source, count: count)
-            return
-        }
-        SpanKernels.blendConstant(p, count: count, m == 255 ? source : MaskKernels.multiply(source, m))
     }
 
     @inline(__always)
     func quad(_ row: Int, _ x: Int, _ m: SIMD4<UInt32>) {
         if !any(m .!= 0) { return }
-        let sources = alongRows ? SIMD4(repeating: colours[top + row])
+        let sources = alongRows ? SIMD4(repeating: colours[rows.top + row])
             : UnsafeRawPointer(colours + x).loadUnaligned(as: SIMD4<UInt32>.self)
-        SpanKernels.blendQuad(pixels(row, x), sources: sources, coverage: m)
+        SpanKernels.blendQuad(rows.pixels(row, x), sources: sources, coverage: m)
     }
 
-    @inline(__always)
     func prefetch(_ row: Int, _ x: Int, _ end: Int) {}
 
     @inline(__always)
     func pixel(_ row: Int, _ x: Int, _ m: UInt32) {
-        let source = alongRows ? colours[top + row] : colours[x]
-        MaskKernels.blend1(pixels(row, x), m == 255 ? source : MaskKernels.multiply(source, m))
+        SpanKernels.solidPixel(rows.pixels(row, x), alongRows ? colours[rows.top + row] : colours[x], m)
     }
 }

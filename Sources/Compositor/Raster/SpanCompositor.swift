@@ -133,37 +133,26 @@ func walkRow<Sink: CoverageSink>(_ cells: UnsafeMutablePointer<Int32>, first: In
 /// coverage, with pixman's arithmetic (`over_n_8_8888`: the colour × coverage per channel,
 /// then `UN8x4_MUL_UN8_ADD_UN8x4`), so the pixels are pixman's for the same coverage.
 struct SolidOverSink: CoverageSink {
-    /// Pixel (0, 0) of the region.
-    let origin: UnsafeMutableRawPointer
-    let stride: Int
+    private var rows: BandRows
     let source: UInt32
     private let opaque: Bool
-    private var rows: UnsafeMutableRawPointer
 
+    /// `origin`: pixel (0, 0) of the region.
     init(origin: UnsafeMutableRawPointer, stride: Int, source: UInt32) {
-        self.origin = origin
-        self.stride = stride
+        rows = BandRows(origin: origin, stride: stride)
         self.source = source
         opaque = source >> 24 == 255
-        rows = origin
     }
 
-    mutating func band(top: Int, rows: Int) { self.rows = origin + top * stride }
+    mutating func band(top: Int, rows: Int) { self.rows.band(top: top) }
     func endBand() {}
 
     @inline(__always)
-    private func pixels(_ row: Int, _ x: Int) -> UnsafeMutablePointer<UInt32> {
-        (rows + row * stride).assumingMemoryBound(to: UInt32.self) + x
-    }
+    private func pixels(_ row: Int, _ x: Int) -> UnsafeMutablePointer<UInt32> { rows.pixels(row, x) }
 
     @inline(__always)
     func span(_ row: Int, _ x: Int, _ count: Int, _ m: UInt32) {
-        let p = pixels(row, x)
-        if m == 255, opaque {
-            p.update(repeating: source, count: count)
-            return
-        }
-        SpanKernels.blendConstant(p, count: count, m == 255 ? source : MaskKernels.multiply(source, m))
+        SpanKernels.solidSpan(pixels(row, x), count: count, source, m)
     }
 
     @inline(__always)
@@ -186,8 +175,34 @@ struct SolidOverSink: CoverageSink {
     }
 
     @inline(__always)
-    func pixel(_ row: Int, _ x: Int, _ m: UInt32) {
-        MaskKernels.blend1(pixels(row, x), m == 255 ? source : MaskKernels.multiply(source, m))
+    func pixel(_ row: Int, _ x: Int, _ m: UInt32) { SpanKernels.solidPixel(pixels(row, x), source, m) }
+}
+
+/// Where a band's rows of a region lie in the destination: what the fused sinks share.
+struct BandRows {
+    /// Pixel (0, 0) of the region.
+    let origin: UnsafeMutableRawPointer
+    let stride: Int
+    /// Region row of the band's first row, and where that row's pixels start.
+    private(set) var top = 0
+    private var first: UnsafeMutableRawPointer
+
+    init(origin: UnsafeMutableRawPointer, stride: Int) {
+        self.origin = origin
+        self.stride = stride
+        first = origin
+    }
+
+    @inline(__always)
+    mutating func band(top: Int) {
+        self.top = top
+        first = origin + top * stride
+    }
+
+    /// Pixel `x` of the band's row `row`.
+    @inline(__always)
+    func pixels(_ row: Int, _ x: Int) -> UnsafeMutablePointer<UInt32> {
+        (first + row * stride).assumingMemoryBound(to: UInt32.self) + x
     }
 }
 
@@ -303,6 +318,23 @@ enum SpanKernels {
     static func blendConstant(_ p: UnsafeMutablePointer<UInt32>, count: Int, _ s: UInt32) {
         let done = count >= 16 ? raster_blend_constant(p, count, s) : 0
         if done < count { blendConstantSSE2(p + done, count: count - done, s) }
+    }
+
+    /// `count` pixels under one colour at one coverage `m` (not 0): stored where both are
+    /// full, else the colour × `m` blended source-over (`over_n_8_8888`'s arithmetic).
+    @inline(__always)
+    static func solidSpan(_ p: UnsafeMutablePointer<UInt32>, count: Int, _ source: UInt32, _ m: UInt32) {
+        if m == 255, source >> 24 == 255 {
+            p.update(repeating: source, count: count)
+            return
+        }
+        blendConstant(p, count: count, m == 255 ? source : MaskKernels.multiply(source, m))
+    }
+
+    /// One pixel under one colour at coverage `m`.
+    @inline(__always)
+    static func solidPixel(_ p: UnsafeMutablePointer<UInt32>, _ source: UInt32, _ m: UInt32) {
+        MaskKernels.blend1(p, m == 255 ? source : MaskKernels.multiply(source, m))
     }
 
     /// `count` pixels of a premultiplied ARGB layer row, each scaled by `m` (0…255: the layer's
