@@ -51,8 +51,11 @@ deps-bench:
 deps-browser:
 	-$(call install_missing,$(BROWSER_PACKAGES),--no-install-recommends)
 
+# The CLI, with the libraries it is built from. (Every product would include PixelTesting,
+# whose Swift Testing module the toolchain has no static build of: --static-swift-stdlib
+# cannot link it.)
 build: deps
-	$(RELEASE)
+	$(RELEASE) --product compose
 
 # Builds the CLI and renders the built-in demo scene to out/demo.png.
 demo: deps
