@@ -1,3 +1,4 @@
+import Compositor
 import Foundation
 
 /// Stack bytes the parser and evaluator may need per level of nesting. Measured: an unoptimised
@@ -8,30 +9,17 @@ let stackBytesPerLevel = 64 << 10
 
 /// Runs `body` on a thread of its own with a stack of `bytes` and waits for it to end: parsing
 /// and evaluation recurse once per nesting level, and the calling thread (a Swift concurrency
-/// worker, a test runner) may have a small stack. The thread is joined, not just signalled, so
-/// nothing it allocated is still alive when this returns (LeakSanitizer under libFuzzer saw a
-/// signalled-but-not-yet-exited Foundation thread's allocations as leaks).
+/// worker, a test runner) may have a small stack. The thread is joined, not just signalled
+/// (`JoinableThread`), so nothing it allocated is still alive when this returns (LeakSanitizer
+/// under libFuzzer saw a signalled-but-not-yet-exited Foundation thread's allocations as leaks).
 func onLargeStack<T>(bytes: Int, _ body: @escaping () -> T) -> T {
     let box = LargeStackBox()
     box.body = body
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setstacksize(&attributes, max(bytes, Int(PTHREAD_STACK_MIN)))
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(box).toOpaque()
-    let created = pthread_create(&thread, &attributes, { raw in
-        let box = Unmanaged<LargeStackBox>.fromOpaque(raw!).takeRetainedValue()
+    // No thread (resources exhausted): run here, on whatever stack there is.
+    JoinableThread(stackBytes: bytes, orHere: true) {
         box.result = box.body!()
         box.body = nil
-        return nil
-    }, context)
-    if created != 0 {
-        // No thread (resources exhausted): run here, on whatever stack there is.
-        Unmanaged<LargeStackBox>.fromOpaque(context).release()
-        return body()
-    }
-    pthread_join(thread, nil)
+    }.join()
     let result = box.result as! T
     box.result = nil
     return result

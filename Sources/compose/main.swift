@@ -43,6 +43,6 @@ default:
     nonisolated(unsafe) let command = run
     nonisolated(unsafe) var status = ExitCode.failure
     let commandArguments = Array(arguments.dropFirst())
-    JoinableThread(stackBytes: commandStackBytes) { status = command(commandArguments) }.join()
+    JoinableThread(stackBytes: commandStackBytes, orHere: true) { status = command(commandArguments) }.join()
     exit(status.rawValue)
 }

@@ -24,9 +24,10 @@ public final class JoinableThread: @unchecked Sendable {
     private var fallbackDone: DispatchSemaphore?
 
     /// Starts `body` on a new thread with a stack of at least `stackBytes`. Where no such
-    /// thread can be made (resources exhausted), `body` runs on a Foundation thread instead,
-    /// which `join` waits for as far as the end of `body`.
-    public init(stackBytes: Int = 1 << 20, _ body: @escaping @Sendable () -> Void) {
+    /// thread can be made (resources exhausted), `body` runs right here, before `init`
+    /// returns, when `orHere` (for work the caller would wait for at once anyway); else on a
+    /// Foundation thread, which `join` waits for as far as the end of `body`.
+    public init(stackBytes: Int = 1 << 20, orHere: Bool = false, _ body: @escaping @Sendable () -> Void) {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -40,6 +41,8 @@ public final class JoinableThread: @unchecked Sendable {
         }, box)
         if created == 0 {
             running = true
+        } else if orHere {
+            Unmanaged<Body>.fromOpaque(box).takeRetainedValue().run()
         } else {
             let body = Unmanaged<Body>.fromOpaque(box).takeRetainedValue()
             let done = DispatchSemaphore(value: 0)
