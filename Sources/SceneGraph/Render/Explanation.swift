@@ -91,7 +91,7 @@ public struct Explanation: Codable, Sendable, Equatable {
                     return plan.foldedFrom.reversed().reduce(node) { inner, group in
                         Node(kind: "compositingGroup", summary: Explanation.compositeSummary(group.composite) + "; folded, no layer",
                              reason: "compositingGroup() around one leaf: its opacity is drawn into the leaf's paint, "
-                                + "which gives what a layer would (within 1 level)", bounds: nil, format: nil, colorMode: nil,
+                                + "which gives what a layer would (within 1 level for an opaque colour, 2 for a translucent one or nested groups)", bounds: nil, format: nil, colorMode: nil,
                              bytes: nil, images: [], leaves: 1, children: [inner], source: group.source)
                     }
                 case let .group(group, plan):

@@ -167,9 +167,9 @@ extension DisplayItem.Group {
     /// so an opaque colour's interior is the same bytes and its edges within 1 level (the
     /// layer rounds C·c before multiplying by a, the fold C·a before c). A translucent colour,
     /// whose layer rounds its alpha first, and nested groups, whose layers round one opacity
-    /// after the other where the fold multiplies them first, stay within 2. Gradients and images keep
-    /// their layer: their colours are rounded per pixel, where the fold could not match the
-    /// layer's rounding.
+    /// after the other where the fold multiplies them first, stay within 2. Gradients and
+    /// images keep their layer: their colours are rounded per pixel, where the fold could not
+    /// match the layer's rounding.
     ///
     /// Only a `compositingGroup()` whose outer effects are opacity alone, around one leaf (or
     /// a group that folds) filled with a colour, blending normally and casting no shadow: a
