@@ -15,7 +15,6 @@ import Foundation
 /// `MaskKernelTests` compares the two on random masks, colours, opacities and destinations.
 enum MaskKernels {
     static let bandRows = 32
-    private static let lastSources = Locked<(key: UInt64, table: [UInt32])?>(nil)
 
     /// x · a / 255 per channel, rounded as pixman rounds (`UN8x4_MUL_UN8`).
     @inline(__always)
@@ -157,20 +156,22 @@ enum MaskKernels {
     /// Sorts `a` (stably) by merging its ascending runs pairwise until one is left: linear
     /// for a sequence already in order, about n · log2(runs) for one made of a few ordered runs
     /// (a band crossing two or three lines of glyphs, each line in reading order), n · log n at
-    /// worst. `scratch` and `starts` are buffers kept between calls.
+    /// worst. `scratch`, `starts` and `next` are buffers kept between calls.
     @inline(__always)
-    private static func sortMergingRuns<T>(_ a: inout [T], scratch: inout [T], starts: inout [Int], next: inout [Int],
-                                           by less: (T, T) -> Bool) {
+    private static func sortMergingRuns<T>(_ a: inout ScratchBuffer<T>, scratch: inout ScratchBuffer<T>, starts: inout ScratchBuffer<Int>,
+                                           next: inout ScratchBuffer<Int>, by less: (T, T) -> Bool) {
         let n = a.count
         guard n > 1 else { return }
-        starts.removeAll(keepingCapacity: true)
+        starts.removeAll()
         starts.append(0)
         for i in 1..<n where less(a[i], a[i - 1]) { starts.append(i) }
         starts.append(n)
         while starts.count > 2 {
             let runs = starts.count - 1
-            scratch.removeAll(keepingCapacity: true)
-            next.removeAll(keepingCapacity: true)
+            scratch.resize(count: n)
+            let from = a.view, to = scratch.view
+            var o = 0
+            next.removeAll()
             next.append(0)
             var r = 0
             while r < runs {
@@ -178,16 +179,17 @@ enum MaskKernels {
                 var i = lo, j = mid
                 while i < mid, j < hi {
                     // Ties take the left run's element first: stable.
-                    if less(a[j], a[i]) {
-                        scratch.append(a[j])
+                    if less(from[j], from[i]) {
+                        to[o] = from[j]
                         j += 1
                     } else {
-                        scratch.append(a[i])
+                        to[o] = from[i]
                         i += 1
                     }
+                    o += 1
                 }
-                scratch.append(contentsOf: a[i..<mid])
-                scratch.append(contentsOf: a[j..<hi])
+                while i < mid { to[o] = from[i]; i += 1; o += 1 }
+                while j < hi { to[o] = from[j]; j += 1; o += 1 }
                 next.append(hi)
                 r += 2
             }
@@ -196,15 +198,13 @@ enum MaskKernels {
         }
     }
 
-    /// Works band by band. In each band, masks whose boxes meet (directly or through others)
-    /// form a cluster: a lone mask is blended straight from its own rows (the sum of the masks
-    /// is that mask wherever it has coverage, as no other box reaches those pixels); a cluster's
-    /// masks are added in a scratch buffer the size of the cluster's box first. Either way each
-    /// pixel gets the saturated sum of every mask over it, blended once, as pixman's route does.
-    private static func fill(masks: [(mask: Surface, x: Int, y: Int)], source: UInt32, alpha8: UInt32, rect: PixelRect,
-                             destination: Surface) {
-        // Each mask's rows and its box clipped to `rect`; by top row, so each band meets a
-        // contiguous, growing run of them.
+    /// What one fill works with, kept between fills (a page of text draws thousands of
+    /// masks each frame; allocating these afresh cost a tenth of its time in page faults, as
+    /// large blocks went back to the system after each frame): each mask's rows and box,
+    /// bucketed by band, and per band the boxes that reach it, their clusters, the segments
+    /// of coverage and each row's segments. Buffers, not arrays: the loops write them
+    /// element by element, and an array checks its uniqueness on every write.
+    final class Work {
         struct Box {
             var data: UnsafePointer<UInt8>, stride: Int, x: Int, y: Int
             var left: Int, top: Int, right: Int, bottom: Int
@@ -212,81 +212,117 @@ enum MaskKernels {
             /// A8 rows are whole 4-byte words) and rewritten (to the end of `rect`).
             var reach: Int
         }
-        var boxes: [Box] = []
-        boxes.reserveCapacity(masks.count)
-        for m in masks {
-            let left = max(rect.x, m.x), right = min(rect.maxX, m.x + m.mask.width)
-            let top = max(rect.y, m.y), bottom = min(rect.maxY, m.y + m.mask.height)
-            guard left < right, top < bottom else { continue }
-            let reach = min(m.mask.stride - (left - m.x), rect.maxX - left)
-            boxes.append(Box(data: UnsafePointer(m.mask.data.assumingMemoryBound(to: UInt8.self)), stride: m.mask.stride,
-                             x: m.x, y: m.y, left: left, top: top, right: right, bottom: bottom, reach: reach))
-        }
-        guard !boxes.isEmpty else { return }
-        // In order of their first band (a counting sort, linear: a page has thousands of boxes,
-        // and each band below only needs the boxes that start in it).
-        let bandCount = (rect.height + bandRows - 1) / bandRows
-        var starts = [Int](repeating: 0, count: bandCount + 1)
-        for b in boxes { starts[(b.top - rect.y) / bandRows + 1] += 1 }
-        for i in 0..<bandCount { starts[i + 1] += starts[i] }
-        boxes = [Box](unsafeUninitializedCapacity: boxes.count) { sorted, count in
-            for b in boxes {
-                let band = (b.top - rect.y) / bandRows
-                (sorted.baseAddress! + starts[band]).initialize(to: b)
-                starts[band] += 1
-            }
-            count = boxes.count
-        }
-        let base = destination.data.assumingMemoryBound(to: UInt32.self)
-        // The table of the last colour and opacity is kept: interfaces draw many texts in one.
-        let key = UInt64(source) << 8 | UInt64(alpha8)
-        let sources: [UInt32]
-        if let kept = lastSources.withLock({ $0?.key == key ? $0?.table : nil }) {
-            sources = kept
-        } else {
-            sources = scaledSources(source, alpha8)
-            lastSources.withLock { $0 = (key, sources) }
-        }
-        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
-        table.initialize(from: sources, count: 256)
-        defer { table.deallocate() }
-        let pixelsPerRow = destination.stride / 4
-        var scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
-        var scratchCapacity = 1
-        defer { scratch.deallocate() }
-        // Per band: the boxes that reach it, sorted by left edge; union-find parents; boxes still
-        // open in the sweep; each cluster's members as a linked list.
-        var active: [Int] = [], order: [Int] = [], parent: [Int] = [], open: [Int] = [], head: [Int] = [], link: [Int] = []
-        // What covers a band: a lone mask's rows or a cluster's region of the scratch arena, as
-        // a pointer to its row 0, column `left` (rows `stride` bytes apart).
+        /// What covers a band: a lone mask's rows or a cluster's region of the scratch arena, as
+        /// a pointer to its row 0, column `left` (rows `stride` bytes apart).
         struct Segment {
             var coverage: UnsafePointer<UInt8>?, stride: Int, left: Int, right: Int, top: Int, bottom: Int, reach: Int
             var scratch: Int
             var firstMember = -1
         }
-        var segments: [Segment] = []
-        // Buffers of the sorts, kept from band to band.
-        var orderScratch: [Int] = [], segmentScratch: [Segment] = [], runStarts: [Int] = [], runNext: [Int] = []
+        // One fill uses a Work at a time, on one thread, and hands out no references into it.
+        @exclusivity(unchecked) var unsorted = ScratchBuffer<Box>(), boxes = ScratchBuffer<Box>()
+        @exclusivity(unchecked) var bandStarts = ScratchBuffer<Int>()
+        @exclusivity(unchecked) var active = ScratchBuffer<Int>(), order = ScratchBuffer<Int>()
+        @exclusivity(unchecked) var parent = ScratchBuffer<Int>(), open = ScratchBuffer<Int>()
+        @exclusivity(unchecked) var head = ScratchBuffer<Int>(), link = ScratchBuffer<Int>()
+        @exclusivity(unchecked) var segments = ScratchBuffer<Segment>()
+        @exclusivity(unchecked) var rowStarts = ScratchBuffer<Int>(), rowSegments = ScratchBuffer<Int>()
+        // Buffers of the sorts.
+        @exclusivity(unchecked) var orderScratch = ScratchBuffer<Int>(), segmentScratch = ScratchBuffer<Segment>()
+        @exclusivity(unchecked) var runStarts = ScratchBuffer<Int>(), runNext = ScratchBuffer<Int>()
+        /// The clusters' coverage.
+        @exclusivity(unchecked) var arena = ScratchBuffer<UInt8>()
+        /// The scaled sources of the last colour and opacity (interfaces draw many texts in one).
+        @exclusivity(unchecked) var table = ScratchBuffer<UInt32>(capacity: 256)
+        var tableKey: UInt64 = .max
+    }
+
+    /// The kept work of fills, one per fill running at once (each fill takes one and gives it
+    /// back); more than `keptLimit` are not kept.
+    private static let kept = Locked<[Work]>([])
+    private static let keptLimit = 8
+
+    /// Works band by band. In each band, masks whose boxes meet (directly or through others)
+    /// form a cluster: a lone mask is blended straight from its own rows (the sum of the masks
+    /// is that mask wherever it has coverage, as no other box reaches those pixels); a cluster's
+    /// masks are added in a scratch buffer the size of the cluster's box first. Either way each
+    /// pixel gets the saturated sum of every mask over it, blended once, as pixman's route does.
+    private static func fill(masks: [(mask: Surface, x: Int, y: Int)], source: UInt32, alpha8: UInt32, rect: PixelRect,
+                             destination: Surface) {
+        let w = kept.withLock { $0.popLast() } ?? Work()
+        fill(masks: masks, source: source, alpha8: alpha8, rect: rect, destination: destination, work: w)
+        kept.withLock { if $0.count < keptLimit { $0.append(w) } }
+    }
+
+    private static func fill(masks: [(mask: Surface, x: Int, y: Int)], source: UInt32, alpha8: UInt32, rect: PixelRect,
+                             destination: Surface, work w: Work) {
+        typealias Box = Work.Box
+        typealias Segment = Work.Segment
+        // Each mask's rows and its box clipped to `rect`.
+        w.unsorted.removeAll()
+        for m in masks {
+            let left = max(rect.x, m.x), right = min(rect.maxX, m.x + m.mask.width)
+            let top = max(rect.y, m.y), bottom = min(rect.maxY, m.y + m.mask.height)
+            guard left < right, top < bottom else { continue }
+            let reach = min(m.mask.stride - (left - m.x), rect.maxX - left)
+            w.unsorted.append(Box(data: UnsafePointer(m.mask.data.assumingMemoryBound(to: UInt8.self)), stride: m.mask.stride,
+                                  x: m.x, y: m.y, left: left, top: top, right: right, bottom: bottom, reach: reach))
+        }
+        guard !w.unsorted.isEmpty else { return }
+        // In order of their first band (a counting sort, linear: a page has thousands of boxes,
+        // and each band below only needs the boxes that start in it), so each band meets a
+        // contiguous, growing run of them.
+        let bandCount = (rect.height + bandRows - 1) / bandRows
+        w.bandStarts.reset(count: bandCount + 1, to: 0)
+        let unsorted = w.unsorted.view, bandStarts = w.bandStarts.view
+        for i in 0..<unsorted.count { bandStarts[(unsorted[i].top - rect.y) / bandRows + 1] += 1 }
+        for i in 0..<bandCount { bandStarts[i + 1] += bandStarts[i] }
+        w.boxes.resize(count: unsorted.count)
+        let boxes = w.boxes.view
+        for i in 0..<unsorted.count {
+            let band = (unsorted[i].top - rect.y) / bandRows
+            boxes[bandStarts[band]] = unsorted[i]
+            bandStarts[band] += 1
+        }
+        let base = destination.data.assumingMemoryBound(to: UInt32.self)
+        let key = UInt64(source) << 8 | UInt64(alpha8)
+        if w.tableKey != key {
+            w.table.resize(count: 256)
+            let sources = scaledSources(source, alpha8)
+            for i in 0..<256 { w.table[i] = sources[i] }
+            w.tableKey = key
+        }
+        let table = UnsafePointer(w.table.view.base)
+        let pixelsPerRow = destination.stride / 4
         var next = 0
+        w.active.removeAll()
         var y0 = boxes[0].top - (boxes[0].top - rect.y) % bandRows
         while y0 < rect.maxY {
             let y1 = min(rect.maxY, y0 + bandRows)
             while next < boxes.count, boxes[next].top < y1 {
-                active.append(next)
+                w.active.append(next)
                 next += 1
             }
-            active.removeAll { boxes[$0].bottom <= y0 }
-            if active.isEmpty {
+            var kept = 0
+            for k in 0..<w.active.count where boxes[w.active[k]].bottom > y0 {
+                w.active[kept] = w.active[k]
+                kept += 1
+            }
+            w.active.resize(count: kept)
+            if kept == 0 {
                 guard next < boxes.count else { break }
                 // Straight to the band of the next box.
                 y0 = boxes[next].top - (boxes[next].top - rect.y) % bandRows
                 continue
             }
-            order = active
-            sortMergingRuns(&order, scratch: &orderScratch, starts: &runStarts, next: &runNext) { boxes[$0].left < boxes[$1].left }
-            let n = order.count
-            parent.removeAll(keepingCapacity: true)
-            parent.append(contentsOf: 0..<n)
+            w.order.resize(count: kept)
+            w.order.view.base.update(from: w.active.view.base, count: kept)
+            sortMergingRuns(&w.order, scratch: &w.orderScratch, starts: &w.runStarts, next: &w.runNext) { boxes[$0].left < boxes[$1].left }
+            let n = kept
+            let order = w.order.view
+            w.parent.resize(count: n)
+            let parent = w.parent.view
+            for i in 0..<n { parent[i] = i }
             func root(_ i: Int) -> Int {
                 var r = i
                 while parent[r] != r { r = parent[r] }
@@ -295,24 +331,32 @@ enum MaskKernels {
                 return r
             }
             // Boxes meet when their columns and their rows within the band overlap.
-            open.removeAll(keepingCapacity: true)
+            w.open.resize(count: n)
+            let open = w.open.view
+            var openCount = 0
             for i in 0..<n {
                 let b = boxes[order[i]]
-                open.removeAll { boxes[order[$0]].right <= b.left }
+                var stillOpen = 0
+                for k in 0..<openCount where boxes[order[open[k]]].right > b.left {
+                    open[stillOpen] = open[k]
+                    stillOpen += 1
+                }
+                openCount = stillOpen
                 let top = max(b.top, y0), bottom = min(b.bottom, y1)
-                for j in open {
+                for k in 0..<openCount {
+                    let j = open[k]
                     let o = boxes[order[j]]
                     if max(o.top, y0) < bottom, top < min(o.bottom, y1) {
                         let (ri, rj) = (root(i), root(j))
                         if ri != rj { parent[ri] = rj }
                     }
                 }
-                open.append(i)
+                open[openCount] = i
+                openCount += 1
             }
-            head.removeAll(keepingCapacity: true)
-            head.append(contentsOf: repeatElement(-1, count: n))
-            link.removeAll(keepingCapacity: true)
-            link.append(contentsOf: repeatElement(-1, count: n))
+            w.head.reset(count: n, to: -1)
+            w.link.reset(count: n, to: -1)
+            let head = w.head.view, link = w.link.view
             for i in 0..<n {
                 let r = root(i)
                 link[i] = head[r]
@@ -320,14 +364,15 @@ enum MaskKernels {
             }
             // Each cluster's coverage: a lone mask's own rows, or its masks added in the scratch
             // arena (one region per cluster, laid end to end).
-            segments.removeAll(keepingCapacity: true)
+            w.segments.removeAll()
             var used = 0
             for r in 0..<n where head[r] >= 0 {
                 let first = head[r]
                 if link[first] < 0 {
                     let b = boxes[order[first]]
-                    segments.append(Segment(coverage: b.data + (b.left - b.x) - b.y * b.stride, stride: b.stride, left: b.left,
-                                            right: b.right, top: max(b.top, y0), bottom: min(b.bottom, y1), reach: b.reach, scratch: -1))
+                    w.segments.append(Segment(coverage: b.data + (b.left - b.x) - b.y * b.stride, stride: b.stride, left: b.left,
+                                              right: b.right, top: max(b.top, y0), bottom: min(b.bottom, y1), reach: b.reach,
+                                              scratch: -1))
                     continue
                 }
                 var left = Int.max, right = Int.min, top = Int.max, bottom = Int.min
@@ -340,58 +385,83 @@ enum MaskKernels {
                 }
                 // Rows of whole 4-byte words: the last pixels are a quad too.
                 let stride = (right - left + 3) & ~3
-                segments.append(Segment(coverage: nil, stride: stride, left: left, right: right, top: top, bottom: bottom,
-                                        reach: min(stride, rect.maxX - left), scratch: used))
+                w.segments.append(Segment(coverage: nil, stride: stride, left: left, right: right, top: top, bottom: bottom,
+                                          reach: min(stride, rect.maxX - left), scratch: used, firstMember: first))
                 used += stride * (bottom - top)
-                // Members: added into the region once it exists (below).
-                segments[segments.count - 1].firstMember = first
             }
-            if used > scratchCapacity {
-                scratch.deallocate()
-                scratchCapacity = max(used, 2 * scratchCapacity)
-                scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: scratchCapacity)
-            }
-            if used > 0 { scratch.initialize(repeating: 0, count: used) }
-            for s in segments.indices where segments[s].scratch >= 0 {
-                let region = scratch + segments[s].scratch
-                let (left, top, bottom, width) = (segments[s].left, segments[s].top, segments[s].bottom, segments[s].stride)
-                // Origin of the region as if it started at row 0, column `left` (as a mask's rows).
-                segments[s].coverage = UnsafePointer(region - top * width)
-                var k = segments[s].firstMember
-                while k >= 0 {
-                    let b = boxes[order[k]]
-                    let bt = max(b.top, top), bb = min(b.bottom, bottom)
-                    let count = b.right - b.left
-                    for y in bt..<bb {
-                        let from = b.data + (y - b.y) * b.stride + (b.left - b.x)
-                        let to = region + (y - top) * width + (b.left - left)
-                        var i = 0
-                        while i + 8 <= count {
-                            let a = UnsafeRawPointer(to + i).loadUnaligned(as: UInt64.self)
-                            let c = UnsafeRawPointer(from + i).loadUnaligned(as: UInt64.self)
-                            UnsafeMutableRawPointer(to + i).storeBytes(of: addSaturating(a, c), as: UInt64.self)
-                            i += 8
-                        }
-                        while i < count {
-                            let sum = UInt16(to[i]) &+ UInt16(from[i])
-                            to[i] = sum > 255 ? 255 : UInt8(truncatingIfNeeded: sum)
-                            i += 1
-                        }
+            if used > 0 {
+                w.arena.reset(count: used, to: 0)
+                let arena = w.arena.view.base
+                let segments = w.segments.view
+                for s in 0..<segments.count where segments[s].scratch >= 0 {
+                    let region = arena + segments[s].scratch
+                    let (left, top, bottom, width) = (segments[s].left, segments[s].top, segments[s].bottom, segments[s].stride)
+                    // Origin of the region as if it started at row 0, column `left` (as a mask's rows).
+                    segments[s].coverage = UnsafePointer(region - top * width)
+                    var k = segments[s].firstMember
+                    while k >= 0 {
+                        let b = boxes[order[k]]
+                        addRows(of: b, from: max(b.top, top), to: min(b.bottom, bottom), into: region - top * width - left, stride: width)
+                        k = link[k]
                     }
-                    k = link[k]
                 }
             }
             // Row by row, left to right, so the destination is read in order (it is rarely in
-            // cache, and a glyph-by-glyph order defeats the prefetcher).
-            sortMergingRuns(&segments, scratch: &segmentScratch, starts: &runStarts, next: &runNext) { $0.left < $1.left }
-            for y in max(y0, rect.y)..<y1 {
+            // cache, and a glyph-by-glyph order defeats the prefetcher). Each row's segments are
+            // listed once (a counting sort by row, stable, so each row keeps the left-to-right
+            // order): a band crossing two lines of text does not look at every segment on
+            // every row.
+            sortMergingRuns(&w.segments, scratch: &w.segmentScratch, starts: &w.runStarts, next: &w.runNext) { $0.left < $1.left }
+            let segments = w.segments.view
+            let rows = y1 - y0
+            w.rowStarts.reset(count: rows + 1, to: 0)
+            let rowStarts = w.rowStarts.view
+            for k in 0..<segments.count { for y in segments[k].top..<segments[k].bottom { rowStarts[y - y0 + 1] += 1 } }
+            for r in 0..<rows { rowStarts[r + 1] += rowStarts[r] }
+            w.rowSegments.resize(count: rowStarts[rows])
+            let rowSegments = w.rowSegments.view
+            for k in 0..<segments.count {
+                for y in segments[k].top..<segments[k].bottom {
+                    rowSegments[rowStarts[y - y0]] = k
+                    rowStarts[y - y0] += 1
+                }
+            }
+            // rowStarts[r] is now where row r's list ends (and row r + 1's begins).
+            var from = 0
+            for y in y0..<y1 {
                 let row = base + y * pixelsPerRow
-                for segment in segments where segment.top <= y && y < segment.bottom {
+                let to = rowStarts[y - y0]
+                for k in from..<to {
+                    let segment = segments[rowSegments[k]]
                     blendRow(segment.coverage! + y * segment.stride, count: segment.right - segment.left, reach: segment.reach,
                              onto: row + segment.left, table)
                 }
+                from = to
             }
             y0 = y1
+        }
+    }
+
+    /// Adds rows `top..<bottom` of box `b`'s mask into `origin` (the cluster's coverage as if
+    /// it started at row 0, column 0; rows `stride` bytes apart), each byte saturated at 255.
+    @inline(__always)
+    private static func addRows(of b: Work.Box, from top: Int, to bottom: Int, into origin: UnsafeMutablePointer<UInt8>, stride: Int) {
+        let count = b.right - b.left
+        for y in top..<bottom {
+            let from = b.data + (y - b.y) * b.stride + (b.left - b.x)
+            let to = origin + y * stride + b.left
+            var i = 0
+            while i + 8 <= count {
+                let a = UnsafeRawPointer(to + i).loadUnaligned(as: UInt64.self)
+                let c = UnsafeRawPointer(from + i).loadUnaligned(as: UInt64.self)
+                UnsafeMutableRawPointer(to + i).storeBytes(of: addSaturating(a, c), as: UInt64.self)
+                i += 8
+            }
+            while i < count {
+                let sum = UInt16(to[i]) &+ UInt16(from[i])
+                to[i] = sum > 255 ? 255 : UInt8(truncatingIfNeeded: sum)
+                i += 1
+            }
         }
     }
 }
