@@ -122,23 +122,43 @@ public struct TextLayout: Sendable {
 /// One shaped glyph with what layout needs, its advance in points.
 private struct Atom {
     var glyph: UInt32
+    /// Its cluster: the UTF-8 offset of its first character in the paragraph.
     var cluster: Int
+    private var run32: Int32
+    /// Its run's index.
+    var run: Int { Int(run32) }
     var advance: Double
     var offsetX: Double
     var offsetY: Double
-    var run: Int
-    /// The font that shaped it: the run's, or a fallback for characters that font lacks.
-    var font: FontInstance
-    /// Its outline's bounds, font units.
-    var inkBounds: CGRect = .null
+    /// The font that shaped it, by its place in `ShapedText.fonts`: the run's, or a fallback
+    /// for characters that font lacks. (An index, not the instance: a page holds 10,000 atoms,
+    /// and a reference would be retained and released at every copy.)
+    var font: UInt32
     /// Its bidi embedding level (odd: right to left).
     var level: UInt8
     /// A newline or other control character: takes no room and draws nothing.
     var invisible: Bool
+    /// Its outline's bounds, font units.
+    var inkBounds: CGRect = .null
+
+    init(glyph: UInt32, cluster: Int, advance: Double, offsetX: Double, offsetY: Double, run: Int, font: UInt32,
+         inkBounds: CGRect, level: UInt8, invisible: Bool) {
+        self.glyph = glyph
+        self.cluster = cluster
+        // A paragraph's runs are its Text's segments: far fewer than 2^31.
+        run32 = Int32(clamping: run)
+        self.advance = advance
+        self.offsetX = offsetX
+        self.offsetY = offsetY
+        self.font = font
+        self.inkBounds = inkBounds
+        self.level = level
+        self.invisible = invisible
+    }
 }
 
 private struct GlyphID: Hashable {
-    var font: ObjectIdentifier
+    var font: Int
     var glyph: UInt32
 }
 
@@ -246,23 +266,22 @@ public func layOut(_ runs: [TextRun], paragraph: ParagraphStyle = ParagraphStyle
                    height: Double? = nil) -> TextLayout {
     guard !runs.isEmpty else { return .empty }
     let key = LayoutKey(runs: runs, paragraph: paragraph, width: width, height: height)
-    if let known = TextCaches.layouts.withLock({ $0[key] }) { return known }
+    if let known = TextCaches.layouts.withLock({ $0.table[key] }) { return known }
     let shaped: ShapedText
-    if let known = TextCaches.shaped.withLock({ $0[runs] }) {
+    if let known = TextCaches.shaped.withLock({ $0.table[runs] }) {
         shaped = known
     } else {
         shaped = ShapedText(runs)
-        TextCaches.shaped.withLock { table in
-            if table.count >= 2_048 { table.removeAll(keepingCapacity: true) }
-            table[runs] = shaped
-        }
+        TextCaches.shaped.withLock { $0.keep(shaped, for: runs, bytes: shaped.bytes) }
     }
     let made = lines(of: shaped, paragraph: paragraph, width: width, height: height)
-    TextCaches.layouts.withLock { table in
-        if table.count >= 8_192 { table.removeAll(keepingCapacity: true) }
-        table[key] = made
-    }
+    TextCaches.layouts.withLock { $0.keep(made, for: key, bytes: made.bytes) }
     return made
+}
+
+extension TextLayout {
+    /// About what its glyphs take in memory.
+    var bytes: Int { lines.reduce(0) { $0 + $1.glyphs.count } * MemoryLayout<PlacedGlyph>.stride + lines.count * 64 }
 }
 
 private struct LayoutKey: Hashable {
@@ -272,11 +291,33 @@ private struct LayoutKey: Hashable {
     var height: Double?
 }
 
-/// The shaped texts and the layouts made, bounded (a long-running process meeting ever new
-/// texts starts over).
+/// The shaped texts and the layouts made, bounded in number and in bytes: a long-running
+/// process meeting ever new texts starts over when either bound is met. (Bounded by number
+/// alone, 2,048 pages of text each shaped once, as an animation typing a page makes, held
+/// over 1.5 GB.)
 private enum TextCaches {
-    static let shaped = Locked<[[TextRun]: ShapedText]>([:])
-    static let layouts = Locked<[LayoutKey: TextLayout]>([:])
+    struct Bounded<Key: Hashable, Value> {
+        var table: [Key: Value] = [:]
+        var bytes = 0
+        let maximumCount: Int
+        let maximumBytes: Int
+
+        mutating func keep(_ value: Value, for key: Key, bytes size: Int) {
+            if table.count >= maximumCount || bytes + size > maximumBytes {
+                table.removeAll(keepingCapacity: true)
+                bytes = 0
+            }
+            if table.updateValue(value, forKey: key) == nil { bytes += size }
+        }
+    }
+
+    static let shaped = Locked(Bounded<[TextRun], ShapedText>(maximumCount: 2_048, maximumBytes: 64 << 20))
+    static let layouts = Locked(Bounded<LayoutKey, TextLayout>(maximumCount: 8_192, maximumBytes: 64 << 20))
+}
+
+/// What the text caches hold now, in bytes, and the bound of each (tests).
+func textCacheBytes() -> (shaped: Int, layouts: Int, maximum: Int) {
+    (TextCaches.shaped.withLock { $0.bytes }, TextCaches.layouts.withLock { $0.bytes }, 64 << 20)
 }
 
 /// A text shaped: its glyphs as atoms in logical order, what each character is, where lines
@@ -284,6 +325,10 @@ private enum TextCaches {
 private final class ShapedText: Sendable {
     let runs: [TextRun]
     let atoms: [Atom]
+    /// The fonts the atoms name by index.
+    let fonts: [FontInstance]
+    /// About what it takes in memory.
+    var bytes: Int { atoms.count * MemoryLayout<Atom>.stride + breaks.count * 16 + paragraphLevels.count * 3 }
     let isSpace: OffsetFlags
     let graphemeStarts: OffsetFlags
     let breaks: [(offset: Int, hard: Bool)]
@@ -298,39 +343,20 @@ private final class ShapedText: Sendable {
     let (levels, paragraphLevels) = ascii
         ? ([UInt8](repeating: 0, count: full.utf8.count + 1), [UInt8](repeating: 0, count: full.utf8.count + 1))
         : bidiLevels(full)
-    // Each distinct glyph's ink bounds looked up once (a page has a few dozen distinct
-    // glyphs): in a table by glyph index for the font met last, the others in a dictionary.
-    var known: [GlyphID: CGRect] = [:]
-    var lastFont: FontInstance?
-    var table: [CGRect] = []
-    var inTable: [Bool] = []
-    func bounds(_ font: FontInstance, _ glyph: UInt32) -> CGRect {
-        if font !== lastFont {
-            if let lastFont {
-                for g in inTable.indices where inTable[g] { known[GlyphID(font: ObjectIdentifier(lastFont), glyph: UInt32(g))] = table[g] }
-            }
-            lastFont = font
-            table = [CGRect](repeating: .null, count: 1024)
-            inTable = [Bool](repeating: false, count: 1024)
-        }
-        let g = Int(glyph)
-        if g < table.count, inTable[g] { return table[g] }
-        let id = GlyphID(font: ObjectIdentifier(font), glyph: glyph)
-        let b = known[id] ?? font.outlineBounds(of: glyph)
-        if g < table.count {
-            table[g] = b
-            inTable[g] = true
-        } else {
-            known[id] = b
-        }
-        return b
-    }
     var atoms: [Atom] = []
     atoms.reserveCapacity(full.utf8.count)
+    var fonts: [FontInstance] = []
     var start = 0
     for (r, run) in runs.enumerated() {
         for item in items(of: run, levels: levels, at: start) {
             let scale = run.size / Double(item.font.unitsPerEm)
+            let fontIndex: UInt32
+            if let known = fonts.firstIndex(where: { $0 === item.font }) {
+                fontIndex = UInt32(known)
+            } else {
+                fontIndex = UInt32(fonts.count)
+                fonts.append(item.font)
+            }
             item.font.withShaped(run.text, range: item.range, rightToLeft: item.level % 2 == 1, features: run.features) { glyphs in
                 for k in 0..<glyphs.count {
                     let glyph = glyphs.glyph(k), cluster = glyphs.cluster(k), position = glyphs.position(k)
@@ -339,11 +365,39 @@ private final class ShapedText: Sendable {
                     atoms.append(Atom(glyph: glyph, cluster: start + cluster,
                                       advance: Double(position.x_advance) * scale + (lastOfCluster ? run.tracking : 0),
                                       offsetX: Double(position.x_offset) * scale, offsetY: Double(position.y_offset) * scale,
-                                      run: r, font: item.font, inkBounds: bounds(item.font, glyph), level: item.level, invisible: false))
+                                      run: r, font: fontIndex, inkBounds: .null, level: item.level, invisible: false))
                 }
             }
         }
         start += run.text.utf8.count
+    }
+    // Each distinct glyph's ink bounds looked up once (a page has a few dozen distinct
+    // glyphs): per font, in a table by glyph index for the low ones, the others (and all of a
+    // short text's, where a table would cost more than it saves) in a dictionary.
+    var tables = [[CGRect?]](repeating: [], count: fonts.count)
+    var known: [GlyphID: CGRect] = [:]
+    let tableSize = atoms.count < 512 ? 0 : 4096
+    for i in atoms.indices {
+        let f = Int(atoms[i].font), g = Int(atoms[i].glyph)
+        if g < tableSize {
+            if tables[f].isEmpty { tables[f] = [CGRect?](repeating: nil, count: tableSize) }
+            if let b = tables[f][g] {
+                atoms[i].inkBounds = b
+            } else {
+                let b = fonts[f].outlineBounds(of: atoms[i].glyph)
+                tables[f][g] = b
+                atoms[i].inkBounds = b
+            }
+        } else {
+            let id = GlyphID(font: f, glyph: atoms[i].glyph)
+            if let b = known[id] {
+                atoms[i].inkBounds = b
+            } else {
+                let b = fonts[f].outlineBounds(of: atoms[i].glyph)
+                known[id] = b
+                atoms[i].inkBounds = b
+            }
+        }
     }
     let (isSpace, isControl, graphemeStarts) = characterFlags(full, ascii: ascii)
     for i in atoms.indices where isControl.contains(atoms[i].cluster) {
@@ -352,6 +406,7 @@ private final class ShapedText: Sendable {
     }
     self.runs = runs
     self.atoms = atoms
+    self.fonts = fonts
     self.isSpace = isSpace
     self.graphemeStarts = graphemeStarts
     self.breaks = lineBreakOpportunities(full)
@@ -395,7 +450,7 @@ func characterFlags(_ text: String, ascii: Bool) -> (isSpace: OffsetFlags, isCon
 /// `shaped` broken into lines for `width` and `height` (see `layOut`).
 private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Double?, height: Double?) -> TextLayout {
     let maxWidth = width.map { max(0, $0) } ?? .infinity
-    let runs = shaped.runs, atoms = shaped.atoms, isSpace = shaped.isSpace, graphemeStarts = shaped.graphemeStarts
+    let runs = shaped.runs, atoms = shaped.atoms, fonts = shaped.fonts, isSpace = shaped.isSpace, graphemeStarts = shaped.graphemeStarts
     let breaks = shaped.breaks, paragraphLevels = shaped.paragraphLevels
 
     // Lines as ranges of atoms, filled greedily.
@@ -447,11 +502,15 @@ private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Doub
 
     // Metrics of a line: the tallest run in it (the run at its start when empty).
     func metrics(_ range: Range<Int>) -> (ascent: Double, descent: Double) {
-        var runsInLine = Set(range.map { atoms[$0].run })
-        if runsInLine.isEmpty {
+        guard let firstRun = range.first.map({ atoms[$0].run }) else {
             let at = range.lowerBound < atoms.count ? atoms[range.lowerBound].run : runs.count - 1
-            runsInLine = [at]
+            return (runs[at].size * runs[at].font.ascender, runs[at].size * runs[at].font.descender)
         }
+        // Usually one run: no set made.
+        guard range.contains(where: { atoms[$0].run != firstRun }) else {
+            return (runs[firstRun].size * runs[firstRun].font.ascender, runs[firstRun].size * runs[firstRun].font.descender)
+        }
+        let runsInLine = Set(range.map { atoms[$0].run })
         let ascent = runsInLine.map { runs[$0].size * runs[$0].font.ascender }.max() ?? 0
         let descent = runsInLine.map { runs[$0].size * runs[$0].font.descender }.max() ?? 0
         return (ascent, descent)
@@ -484,6 +543,7 @@ private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Doub
     for (k, indices) in lineAtoms.enumerated() {
         let m = metrics(lines[k])
         var glyphs: [PlacedGlyph] = []
+        glyphs.reserveCapacity(indices.count)
         var chosen = indices
         var ellipsis: [PlacedGlyph] = []
         var ellipsisWidth = 0.0
@@ -522,7 +582,7 @@ private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Doub
             let atom = atoms[i]
             let r = runs[atom.run]
             if !atom.invisible {
-                glyphs.append(PlacedGlyph(font: atom.font, glyph: atom.glyph, x: pen + atom.offsetX,
+                glyphs.append(PlacedGlyph(font: fonts[Int(atom.font)], glyph: atom.glyph, x: pen + atom.offsetX,
                                           baseline: baseline - atom.offsetY - r.baselineOffset, size: r.size, style: r.style,
                                           inkBounds: atom.inkBounds))
             }

@@ -27,6 +27,23 @@ import Testing
         #expect(laid.lines.count == 1)
     }
 
+    /// The caches of shaped texts and layouts are bounded in bytes, not only in number: 100
+    /// different pages of text (each about 0.8 MB shaped, as an animation typing a page
+    /// makes) never hold more than the bound. Bounded by number alone (2,048 texts) they
+    /// held all 100, about 80 MB of each.
+    @Test func textCachesAreBoundedInBytes() {
+        let page = String(repeating: "Typography on a screen is a compromise between shapes and pixels. ", count: 150)
+        var largest = (shaped: 0, layouts: 0)
+        for k in 0..<100 {
+            _ = layOut([TextRun(text: page + String(k), font: body, size: 17)], width: 900)
+            let now = textCacheBytes()
+            largest = (max(largest.shaped, now.shaped), max(largest.layouts, now.layouts))
+            #expect(now.shaped <= now.maximum && now.layouts <= now.maximum)
+        }
+        // They did fill (the bound was met), so the bound, not a small text, kept them small.
+        #expect(largest.shaped > textCacheBytes().maximum / 2)
+    }
+
     /// A line is SF Pro's ascender plus descender at the size: 17 × 2444 / 2048 = 20.287 pt
     /// for body text; the baseline is the ascender, 17 × 1950 / 2048 = 16.187 pt.
     @Test func lineHeightsAreSFPros() {
