@@ -121,6 +121,59 @@ public enum FuzzTargets {
         guard (try? batched.endBatch(restoring: state)) != nil else { return false }
         let same = once.withUnsafeMutableBytes { x in banded.withUnsafeMutableBytes { y in x.elementsEqual(y) } }
         precondition(same, "batched fills differ from fills drawn at once")
+        return kernelsAgreeWithPixman(p, transform: transform, &reader)
+    }
+
+    /// The engine's own kernels against pixman's route for the same pixels, which a clip mask
+    /// of full coverage selects (IN by 255 changes nothing): a linear gradient along a device
+    /// axis composited from the cells (within 1 level: pixman steps t from a span's first
+    /// pixel), and glyph-style masks from the bytes added and composited by the mask kernel
+    /// (the same bytes).
+    static func kernelsAgreeWithPixman(_ p: Path, transform: CGAffineTransform, _ reader: inout FuzzReader) -> Bool {
+        let size = 64
+        guard let spans = try? Surface(width: size, height: size), let routed = try? Surface(width: size, height: size),
+              let full = try? CoverageMask.make(Path(CGRect(x: 0, y: 0, width: size, height: size)), within: spans.bounds,
+                                                rasterizer: Rasterizer()) else { return false }
+        let backdrop = Color(red: Double(reader.byte()) / 255, green: 0.3, blue: 0.6, opacity: Double(reader.byte()) / 255)
+        spans.fill(backdrop)
+        routed.fill(backdrop)
+        let vertical = reader.byte() & 1 == 0
+        let a = reader.coordinate(), b = reader.coordinate(), c = reader.coordinate()
+        let start = vertical ? CGPoint(x: c, y: a) : CGPoint(x: a, y: c), end = vertical ? CGPoint(x: c, y: b) : CGPoint(x: b, y: c)
+        let stops = (0..<(1 + Int(reader.byte() % 4))).map { k in
+            Gradient.Stop(color: Color(red: Double(reader.byte()) / 255, green: Double(reader.byte()) / 255, blue: 0.5,
+                                       opacity: Double(reader.byte()) / 255), location: Double(k) / 3)
+        }
+        let spread: GradientSpread = [.pad, .reflect, .repeat][Int(reader.byte() % 3)]
+        let paint = Paint.linearGradient(Gradient(stops: stops, spread: spread), start: start, end: end)
+        let opacity = Double(reader.byte()) / 255
+        let x: Void? = try? Canvas(spans).fill(p, with: paint, transform: transform, opacity: opacity)
+        let y: Void? = try? Canvas(routed).fill(p, with: paint, transform: transform, opacity: opacity, clipMask: full)
+        precondition((x == nil) == (y == nil), "a gradient fill failed in one route only")
+        let near = spans.withUnsafeMutableBytes { u in
+            routed.withUnsafeMutableBytes { v in zip(u, v).allSatisfy { abs(Int($0) - Int($1)) <= 1 } }
+        }
+        precondition(near, "gradient spans differ from pixman's route by more than 1 level")
+        // Masks: up to 12, of up to 24 × 24 pixels, anywhere about the surface, their bytes from
+        // the input (the padding of their rows too, which is not coverage).
+        var masks: [(mask: Surface, x: Int, y: Int)] = []
+        for _ in 0..<Int(reader.byte() % 13) {
+            let w = 1 + Int(reader.byte() % 24), h = 1 + Int(reader.byte() % 24)
+            let mx = Int(reader.byte()) - 96, my = Int(reader.byte()) - 96
+            guard let m = try? Surface(width: w, height: h, format: .a8) else { return false }
+            m.withUnsafeMutableBytes { bytes in for i in bytes.indices { bytes[i] = reader.byte() } }
+            masks.append((m, mx / 2, my / 2))
+        }
+        let color = Color(red: Double(reader.byte()) / 255, green: 0.7, blue: 0.1, opacity: Double(reader.byte()) / 255)
+        let maskOpacity = reader.byte() & 1 == 0 ? 1 : Double(reader.byte()) / 255
+        guard let kernel = try? Surface(width: size, height: size), let pixman = try? Surface(width: size, height: size) else { return false }
+        kernel.fill(backdrop)
+        pixman.fill(backdrop)
+        let k: Void? = try? Canvas(kernel).fill(masks: masks, with: .color(color), opacity: maskOpacity)
+        let r: Void? = try? Canvas(pixman).fill(masks: masks, with: .color(color), opacity: maskOpacity, clipMask: full)
+        precondition((k == nil) == (r == nil), "a mask fill failed in one route only")
+        let equal = kernel.withUnsafeMutableBytes { u in pixman.withUnsafeMutableBytes { v in u.elementsEqual(v) } }
+        precondition(equal, "the glyph-mask kernel differs from pixman's route")
         return true
     }
 
