@@ -70,6 +70,16 @@ final class LayoutPass {
     /// nest, measured), scanned in place, which is cheaper than hashing each lookup.
     @exclusivity(unchecked) private var firstEntry: [Int32] = []
     @exclusivity(unchecked) private var entries: [Entry] = []
+    /// Whose size a node takes for any proposal: itself, or for a node that passes its
+    /// proposal through and takes its content's size (effects, boundaries, meta modifiers,
+    /// offsets, priorities, backgrounds and overlays), the first node below it that does not.
+    /// Such nodes are not memoised: a label's identity, style and font wrappers cost nothing.
+    @exclusivity(unchecked) private var sizeSource: [Int] = []
+    /// A frame's fixed width and height (NaN where it has none): the proposal's dimension it
+    /// replaces does not change the frame's size, so the memo keys on the fixed one, and the
+    /// several widths a stack proposes to a `.frame(width: 84)` make one entry, not several.
+    @exclusivity(unchecked) private var fixedWidth: [CGFloat] = []
+    @exclusivity(unchecked) private var fixedHeight: [CGFloat] = []
     /// Each Text's runs, resolved in the environment around it (font, weight), and its
     /// paragraph settings; its layouts per proposal.
     private var texts: [Int: (runs: [TextRun], paragraph: ParagraphStyle)] = [:]
@@ -117,6 +127,14 @@ final class LayoutPass {
         }
         priority.append(node.layoutPriority)
         firstEntry.append(-1)
+        sizeSource.append(index)
+        if case let .modified(.layout(.frame(width, height, _)), _) = node {
+            fixedWidth.append(width ?? .nan)
+            fixedHeight.append(height ?? .nan)
+        } else {
+            fixedWidth.append(.nan)
+            fixedHeight.append(.nan)
+        }
         var inner = environment
         switch node {
         case .leaf(.text(let text)):
@@ -136,6 +154,14 @@ final class LayoutPass {
         firstChild[index] = childIndices.count
         childCount[index] = below.count
         childIndices.append(contentsOf: below)
+        switch node {
+        case .modified(.effect, _), .modified(.boundary, _), .modified(.meta, _),
+             .modified(.layout(.offset), _), .modified(.layout(.priority), _), .modified(.layout(.layered), _):
+            // `measure` gives these their content's size for every proposal.
+            sizeSource[index] = sizeSource[below[0]]
+        case .leaf, .container, .modified:
+            break
+        }
         return index
     }
 
@@ -158,7 +184,11 @@ final class LayoutPass {
     func child(_ i: Int, _ k: Int = 0) -> Int { childIndices[firstChild[i] + k] }
 
     /// The size node `i` chooses for `proposal`, computed once per pass.
-    func size(of i: Int, _ proposal: ProposedSize) -> CGSize {
+    func size(of node: Int, _ offered: ProposedSize) -> CGSize {
+        let i = sizeSource[node]
+        var proposal = offered
+        if !fixedWidth[i].isNaN { proposal.width = fixedWidth[i] }
+        if !fixedHeight[i].isNaN { proposal.height = fixedHeight[i] }
         var e = firstEntry[i]
         while e >= 0 {
             let entry = entries[Int(e)]
