@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CRasterKernels
 @testable import Compositor
 
 /// The engine's glyph-mask kernel against pixman's route for the same fill (ADD the masks into
@@ -17,7 +18,10 @@ import Testing
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     }
 
-    @Test(arguments: 0..<32) func kernelEqualsPixmansRoute(seed: Int) throws {
+    @Test(arguments: 0..<32, [true, false]) func kernelEqualsPixmansRoute(seed: Int, avx2: Bool) throws {
+        // Rows of 8 pixels and more go through the AVX2 kernel where the CPU has it; both paths.
+        raster_kernels_use_avx2(avx2 ? 1 : 0)
+        defer { raster_kernels_use_avx2(1) }
         var g = Generator(state: UInt64(seed) &* 0x9E37_79B9 &+ 7)
         let size = 90
         var masks: [(mask: Surface, x: Int, y: Int)] = []

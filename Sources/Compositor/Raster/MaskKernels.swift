@@ -1,3 +1,4 @@
+import CRasterKernels
 import Foundation
 
 /// The engine's own kernel for the commonest text draw: glyph masks added into one coverage
@@ -426,15 +427,20 @@ enum MaskKernels {
                     rowStarts[y - y0] += 1
                 }
             }
-            // rowStarts[r] is now where row r's list ends (and row r + 1's begins).
+            // rowStarts[r] is now where row r's list ends (and row r + 1's begins). Rows go
+            // through the AVX2 kernel where the CPU has one (the same bytes), eight pixels at a
+            // time; whatever it leaves (all of it without AVX2) through `blendRow`.
             var from = 0
             for y in y0..<y1 {
                 let row = base + y * pixelsPerRow
                 let to = rowStarts[y - y0]
                 for k in from..<to {
                     let segment = segments[rowSegments[k]]
-                    blendRow(segment.coverage! + y * segment.stride, count: segment.right - segment.left, reach: segment.reach,
-                             onto: row + segment.left, table)
+                    let coverage = segment.coverage! + y * segment.stride, count = segment.right - segment.left
+                    let done = raster_blend_mask_row(row + segment.left, coverage, count, segment.reach, source, alpha8)
+                    if done < count {
+                        blendRow(coverage + done, count: count - done, reach: segment.reach - done, onto: row + segment.left + done, table)
+                    }
                 }
                 from = to
             }
