@@ -25,6 +25,11 @@ import Testing
         #expect(axis(CGPoint(x: 0, y: 0), CGPoint(x: 100, y: 100)) == nil)
         #expect(axis(CGPoint(x: 0, y: 0), CGPoint(x: 0, y: 100), CGAffineTransform(rotationAngle: 0.3)) == nil)
         #expect(LinearGradientAxis(.color(.red), transform: .identity) == nil)
+        // Ends 2¹⁵ px and more apart (their 16.16 difference beyond 32 bits, or clamped): no
+        // trap (the raster fuzz target's find), and the axis as for nearer ends.
+        #expect(axis(CGPoint(x: 0, y: -40_000), CGPoint(x: 0, y: 40_000)) == .rows)
+        #expect(axis(CGPoint(x: -1e12, y: 3), CGPoint(x: 1e12, y: 3)) == .columns)
+        #expect(axis(CGPoint(x: -1e12, y: -1e12), CGPoint(x: 1e12, y: 1e12)) == nil)
     }
 
     /// A region wide enough that its cells come in several bands (32 rows each at 2,100 px),

@@ -35,7 +35,9 @@ enum LinearGradientAxis {
     /// 0: (dx = 0 or m00 = 0) and (dy = 0 or m10 = 0); likewise for Y.
     init?(_ paint: Paint, transform: CGAffineTransform) {
         guard case let .linearGradient(_, start, end) = paint else { return nil }
-        let dx = fixed(end.x) - fixed(start.x), dy = fixed(end.y) - fixed(start.y)
+        // In 64 bits: two 16.16 coordinates 2¹⁵ px apart overflow 32 (found by the raster fuzz
+        // target). Only whether each is 0 matters, which wrapping would not change.
+        let dx = Int64(fixed(end.x)) - Int64(fixed(start.x)), dy = Int64(fixed(end.y)) - Int64(fixed(start.y))
         // `setTransform` sets no transform for the identity: pixman's identity matrix.
         let m: (a: pixman_fixed_t, b: pixman_fixed_t, c: pixman_fixed_t, d: pixman_fixed_t)
         if transform.isIdentity {
