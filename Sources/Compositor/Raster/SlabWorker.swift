@@ -38,8 +38,8 @@ final class SlabWorker {
 }
 
 /// What the threads of one parallel exact-tier path share, read-only: its segments, where
-/// each slab's are, and the solid target. Worker w takes slabs w, w + workers, …; each slab's
-/// rows are pixels no other slab writes.
+/// each slab's are, and the solid target; and the count of slabs taken. Each worker takes the
+/// next slab when it is free; each slab's rows are pixels no other slab writes.
 struct SlabWork: @unchecked Sendable {
     let segments: [Double]
     let contours: [Int32]
@@ -53,17 +53,26 @@ struct SlabWork: @unchecked Sendable {
     /// Each worker's tools (so unchecked: no two threads use one).
     let all: [SlabWorker]
 
+    /// The next slab no worker has taken.
+    let next = Locked(0)
+
     func draw(worker w: Int) throws {
         let worker = all[w]
-        var k = w
-        while k < slabs {
+        while true {
+            // Slabs are taken as workers come free, not dealt in turn: S4's slabs differ in
+            // cost (the crossings crowd its middle), and dealt in turn one thread finished
+            // early and waited.
+            let k = next.withLock { next -> Int in
+                defer { next += 1 }
+                return next
+            }
+            guard k < slabs else { return }
             let rect = slab(k)
             worker.prepare(segments, contours, only: only(k), slab: rect, fillRule: fillRule)
             var sink = SolidOverSink(origin: solid.pixels + rect.y * solid.stride + rect.x * 4, stride: solid.stride,
                                      source: solid.source)
             let cells = worker.cells
             try cells.run(bandRows: max(8, cellBandBytes / (4 * cells.stride)), fillRule: fillRule, opacity: opacity, sink: &sink)
-            k += workers
         }
     }
 }
