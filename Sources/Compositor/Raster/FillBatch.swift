@@ -160,7 +160,27 @@ final class FillBatch {
         guard lowest <= highest else { return 0 }
         let bandCount = highest - lowest + 1
         let n = pieces >= minimumParallelPieces || pixels >= minimumParallelPixels ? min(workers.count, bandCount) : 1
-        let work = BandWork(commands: placed, target: target, lowest: lowest, highest: highest, stride: n, workers: workers)
+        // Each band's fills, in the order they were asked for (a counting sort by band): a
+        // band reads only the fills that reach it. (Every band scanned every fill: 2,048 fills
+        // times 34 bands a flush on S3.)
+        let starts = UnsafeMutablePointer<Int32>.allocate(capacity: bandCount + 1)
+        starts.initialize(repeating: 0, count: bandCount + 1)
+        defer { starts.deallocate() }
+        for p in placed where p.command.firstBand <= highest && p.command.lastBand >= lowest {
+            for band in max(lowest, p.command.firstBand)...min(highest, p.command.lastBand) { starts[band - lowest + 1] += 1 }
+        }
+        for b in 0..<bandCount { starts[b + 1] += starts[b] }
+        let members = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, Int(starts[bandCount])))
+        defer { members.deallocate() }
+        for (i, p) in placed.enumerated() where p.command.firstBand <= highest && p.command.lastBand >= lowest {
+            for band in max(lowest, p.command.firstBand)...min(highest, p.command.lastBand) {
+                members[Int(starts[band - lowest])] = Int32(i)
+                starts[band - lowest] += 1
+            }
+        }
+        // starts[b] is now where band b's list ends, and band b + 1's begins.
+        let work = BandWork(commands: placed, target: target, lowest: lowest, highest: highest, ends: starts, members: members,
+                            workers: workers)
         if n == 1 {
             try work.draw(worker: 0)
             return 1
@@ -191,23 +211,45 @@ final class FillBatch {
         target = next
     }
 
-    /// What the workers of one flush share, read-only: the fills and their pieces, and the
-    /// destination, whose bands they divide between them.
+    /// What the workers of one flush share, read-only: the fills and their pieces, each band's
+    /// fills, and the destination, whose bands they take one at a time as each comes free
+    /// (bands differ in cost; dealt in turn, one worker would wait for the other).
     private struct BandWork: @unchecked Sendable {
         let commands: [Placed]
         let target: Target
         let lowest: Int, highest: Int
-        /// Workers: worker w takes bands lowest + w, lowest + w + stride, …
-        let stride: Int
+        /// Band b's fills are `members[ends[b − 1] ..< ends[b]]` (from 0 for the first band),
+        /// b counted from `lowest`.
+        let ends: UnsafePointer<Int32>
+        let members: UnsafePointer<Int32>
         /// Each worker's own cells (so unchecked: no two threads use one).
         let workers: [CellRasterizer]
+        /// The next band no worker has taken.
+        let next = Locked(0)
+
+        init(commands: [Placed], target: Target, lowest: Int, highest: Int, ends: UnsafeMutablePointer<Int32>,
+             members: UnsafeMutablePointer<Int32>, workers: [CellRasterizer]) {
+            self.commands = commands
+            self.target = target
+            self.lowest = lowest
+            self.highest = highest
+            self.ends = UnsafePointer(ends)
+            self.members = UnsafePointer(members)
+            self.workers = workers
+        }
 
         func draw(worker w: Int) throws {
             let cells = workers[w]
             let rows = FillBatch.bandRows
-            var band = lowest + w
-            while band <= highest {
-                for p in commands where p.command.firstBand <= band && band <= p.command.lastBand {
+            while true {
+                let b = next.withLock { next -> Int in
+                    defer { next += 1 }
+                    return next
+                }
+                let band = lowest + b
+                guard band <= highest else { return }
+                for m in Int(b == 0 ? 0 : ends[b - 1])..<Int(ends[b]) {
+                    let p = commands[Int(members[m])]
                     let c = p.command
                     let k = c.offsets + band - c.firstBand
                     let from = Int(p.offsets[k]), to = Int(p.offsets[k + 1])
@@ -219,7 +261,6 @@ final class FillBatch {
                     try cells.drawBand(UnsafeBufferPointer(start: p.pieces + from, count: to - from), width: c.region.width,
                                        top: top, rows: bottom - top, shift: c.shift, fold: c.fold, sink: &sink)
                 }
-                band += stride
             }
         }
     }
