@@ -82,8 +82,16 @@ final class LayoutPass {
     @exclusivity(unchecked) private var fixedHeight: [CGFloat] = []
     /// Each Text's runs, resolved in the environment around it (font, weight), and its
     /// paragraph settings; its layouts per proposal.
-    private var texts: [Int: (runs: [TextRun], paragraph: ParagraphStyle)] = [:]
-    private var textLayouts: [Int: [(ProposedSize, TextLayout)]] = [:]
+    /// By node: the place of its text in `texts` (−1: not a Text). Arrays, not dictionaries
+    /// by node: a grid of 500 labels hashed its way to them a few thousand times a frame.
+    @exclusivity(unchecked) private var textSlot: [Int32] = []
+    @exclusivity(unchecked) private var texts: [TextItem] = []
+
+    private struct TextItem {
+        var runs: [TextRun]
+        var paragraph: ParagraphStyle
+        var layouts: [(ProposedSize, TextLayout)] = []
+    }
     /// The first error met (a font that cannot be loaded): the layout is not usable.
     private(set) var error: TypographyError?
     /// Sizes computed (memo misses): what the memo bounds, linear in the number of views.
@@ -127,6 +135,7 @@ final class LayoutPass {
         }
         priority.append(node.layoutPriority)
         firstEntry.append(-1)
+        textSlot.append(-1)
         sizeSource.append(index)
         if case let .modified(.layout(.frame(width, height, _)), _) = node {
             fixedWidth.append(width ?? .nan)
@@ -139,7 +148,9 @@ final class LayoutPass {
         switch node {
         case .leaf(.text(let text)):
             do {
-                texts[index] = (try text.runs(in: environment), environment.paragraph)
+                let item = TextItem(runs: try text.runs(in: environment), paragraph: environment.paragraph)
+                textSlot[index] = Int32(texts.count)
+                texts.append(item)
             } catch {
                 self.error = self.error ?? (error as? TypographyError)
             }
@@ -150,33 +161,38 @@ final class LayoutPass {
         case .leaf, .container, .modified:
             break
         }
-        let below = LayoutPass.children(of: node).map { add($0, inner) }
-        firstChild[index] = childIndices.count
-        childCount[index] = below.count
-        childIndices.append(contentsOf: below)
+        // What the node lays out: a container's children (flattened), a modifier's content and
+        // second view; numbered below it, then listed (a modifier's without an array: most
+        // nodes are modifiers).
         switch node {
-        case .modified(.effect, _), .modified(.boundary, _), .modified(.meta, _),
-             .modified(.layout(.offset), _), .modified(.layout(.priority), _), .modified(.layout(.layered), _):
-            // `measure` gives these their content's size for every proposal.
-            sizeSource[index] = sizeSource[below[0]]
-        case .leaf, .container, .modified:
-            break
-        }
-        return index
-    }
-
-    /// What a node lays out: a container's children (flattened), a modifier's content and
-    /// second view.
-    private static func children(of node: ViewNode) -> [ViewNode] {
-        switch node {
-        case .leaf: []
-        case .container(let c): c.children.flatMap(ViewNode.children)
+        case .leaf:
+            firstChild[index] = childIndices.count
+        case .container(let c):
+            let below = c.children.flatMap(ViewNode.children).map { add($0, inner) }
+            firstChild[index] = childIndices.count
+            childCount[index] = below.count
+            childIndices.append(contentsOf: below)
         case let .modified(modifier, content):
+            let a = add(content, inner)
+            let second: ViewNode?
             switch modifier {
-            case .layout(.layered(let second, _, _)), .boundary(.mask(let second, _)): [content, second]
-            case .layout, .effect, .boundary, .meta: [content]
+            case .layout(.layered(let s, _, _)), .boundary(.mask(let s, _)): second = s
+            case .layout, .effect, .boundary, .meta: second = nil
+            }
+            let b = second.map { add($0, inner) }
+            firstChild[index] = childIndices.count
+            childIndices.append(a)
+            if let b { childIndices.append(b) }
+            childCount[index] = b == nil ? 1 : 2
+            switch modifier {
+            case .effect, .boundary, .meta, .layout(.offset), .layout(.priority), .layout(.layered):
+                // `measure` gives these their content's size for every proposal.
+                sizeSource[index] = sizeSource[a]
+            case .layout:
+                break
             }
         }
+        return index
     }
 
     func node(_ i: Int) -> ViewNode { nodes[i] }
@@ -231,21 +247,23 @@ final class LayoutPass {
     /// when it has one line, which a height never drops): a stack's several proposals to a
     /// label cost one layout, not one per height (`textLayoutsIgnoreHeightsThatDropNothing`).
     func textLayout(_ i: Int, _ proposal: ProposedSize) -> TextLayout {
-        if let known = textLayouts[i]?.first(where: { $0.0 == proposal }) { return known.1 }
-        guard let text = texts[i] else { return .empty }
+        let slot = Int(textSlot[i])
+        guard slot >= 0 else { return .empty }
+        if let known = texts[slot].layouts.first(where: { $0.0 == proposal }) { return known.1 }
+        let runs = texts[slot].runs, paragraph = texts[slot].paragraph
         let width = proposal.width.map(Double.init)
         let unbounded = ProposedSize(width: proposal.width, height: nil)
         let free: TextLayout
-        if let known = textLayouts[i]?.first(where: { $0.0 == unbounded }) {
+        if let known = texts[slot].layouts.first(where: { $0.0 == unbounded }) {
             free = known.1
         } else {
-            free = layOut(text.runs, paragraph: text.paragraph, width: width)
-            textLayouts[i, default: []].append((unbounded, free))
+            free = layOut(runs, paragraph: paragraph, width: width)
+            texts[slot].layouts.append((unbounded, free))
         }
         guard let height = proposal.height.map(Double.init) else { return free }
         let made = free.lines.count == 1 || (!free.lines.isEmpty && height >= free.size.height)
-            ? free : layOut(text.runs, paragraph: text.paragraph, width: width, height: height)
-        textLayouts[i, default: []].append((proposal, made))
+            ? free : layOut(runs, paragraph: paragraph, width: width, height: height)
+        texts[slot].layouts.append((proposal, made))
         return made
     }
 }
