@@ -108,6 +108,9 @@ final class LayoutPass {
     /// Node 0 is `root`.
     init(_ root: ViewNode) {
         _ = add(root, TextEnvironment())
+        // Room for a few sizes a node at once (3.1 on the 500-label grid): grown by doubling,
+        // the memo was copied into fresh pages several times a frame.
+        entries.reserveCapacity(4 * nodes.count)
     }
 
     /// Numbers `node` and, after it, the subtree below it; each node's children take
