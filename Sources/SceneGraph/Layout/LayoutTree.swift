@@ -238,8 +238,15 @@ final class LayoutPass {
         case .container(let c): content = .container(c.withoutChildren)
         case .modified(let m, _): content = .modifier(m)
         }
-        let placed = childRects(i, in: rect).map { place($0.0, in: $0.1) }
-        return PlacedNode(content: content, rect: rect, children: placed)
+        switch node {
+        case .modified(.effect, _), .modified(.meta, _), .modified(.layout(.priority), _),
+             .modified(.boundary(.compositingGroup), _), .modified(.boundary(.blur), _):
+            // The content in the same rectangle (as `childRects` says), without its array.
+            return PlacedNode(content: content, rect: rect, children: [place(child(i), in: rect)])
+        case .leaf, .container, .modified:
+            let placed = childRects(i, in: rect).map { place($0.0, in: $0.1) }
+            return PlacedNode(content: content, rect: rect, children: placed)
+        }
     }
 
     /// Text node `i` laid out for `proposal` (its width wraps, its height keeps whole lines),
