@@ -138,7 +138,7 @@ public final class Renderer {
 
     func displayList<V: View>(for view: V, size canvas: CGSize, scale: Double, recorder: inout StatsRecorder) throws -> DisplayList {
         let tree = try recorder.time("layout") { try PlacedNode(laying: resolve(view), inCanvas: canvas) }
-        let lowering = Lowering(limits: strokeLimits, glyphMasks: drawsGlyphsFromMasks, textMemo: textMemo)
+        let lowering = Lowering(limits: strokeLimits, glyphMasks: drawsGlyphsFromMasks, textMemo: textMemo, threads: threads)
         do {
             return try recorder.time("lowering") { try lowering.displayList(tree, scale: scale) }
         } catch let refusal as StrokeRefusal {

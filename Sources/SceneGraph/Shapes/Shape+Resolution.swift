@@ -60,8 +60,21 @@ extension Shape {
 
 extension _StrokedShape: _ResolutionDependentShape {
     public func _path(in rect: CGRect, resolution: _PathResolution) throws(StrokeRefusal) -> Path {
-        try shape._resolvedPath(in: rect, resolution: resolution)
-            .strokedPath(style, tolerance: resolution.tolerance, limits: resolution.limits)
+        let (path, style) = try _strokeParts(in: rect, resolution: resolution)
+        return try path.strokedPath(style, tolerance: resolution.tolerance, limits: resolution.limits)
+    }
+}
+
+/// A stroke split in two: the path to stroke (the stroked shape's own, at the resolution) and
+/// the style; `_path(in:resolution:)` is `path.strokedPath(style, tolerance:limits:)` of them.
+/// Lowering asks for the parts of many strokes in order and strokes them on several threads.
+protocol _StrokeParts: Shape {
+    func _strokeParts(in rect: CGRect, resolution: _PathResolution) throws(StrokeRefusal) -> (Path, StrokeStyle)
+}
+
+extension _StrokedShape: _StrokeParts {
+    func _strokeParts(in rect: CGRect, resolution: _PathResolution) throws(StrokeRefusal) -> (Path, StrokeStyle) {
+        (try shape._resolvedPath(in: rect, resolution: resolution), style)
     }
 }
 

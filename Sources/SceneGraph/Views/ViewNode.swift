@@ -241,9 +241,17 @@ struct ShapeGeometry: Sendable {
     /// This shape with its animatable data at `progress` between `from`'s (0) and its own
     /// (1); nil when `from` is a different kind of shape.
     let interpolated: @Sendable (_ from: ShapeGeometry, _ progress: Double) -> ShapeGeometry?
+    /// For a stroke (`shape.stroke(…)`): the stroked path at a resolution and the style, which
+    /// `path` strokes; lowering strokes many of them at once on the render's threads.
+    let strokeParts: (@Sendable (_ rect: CGRect, _ resolution: _PathResolution) throws(StrokeRefusal) -> (Path, StrokeStyle))?
 
     init<S: Shape>(_ shape: S) {
         path = { rect, resolution throws(StrokeRefusal) in try shape._resolvedPath(in: rect, resolution: resolution) }
+        if let stroke = shape as? any _StrokeParts {
+            strokeParts = { rect, resolution throws(StrokeRefusal) in try stroke._strokeParts(in: rect, resolution: resolution) }
+        } else {
+            strokeParts = nil
+        }
         self.shape = shape
         interpolated = { from, progress in
             guard let old = from.shape as? S else { return nil }

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import SceneGraph
+import ReferenceScenes
+
+/// A container's strokes are stroked on the render's threads at once (`Lowering.strokeOutlines`):
+/// the display list is the same as one thread's, leaf for leaf, and a stroke beyond the limits
+/// stops lowering with the same error at the same stroke.
+@Suite struct ParallelStrokeTests {
+    /// `count` random cubics stroked with every cap and join, some dashed, in a ZStack.
+    private func strokes(_ count: Int, dashes: (Int) -> [CGFloat] = { $0 % 5 == 0 ? [6, 3] : [] }) -> some View {
+        var g = SceneLCG(seed: 41)
+        let caps: [CGLineCap] = [.butt, .round, .square], joins: [CGLineJoin] = [.miter, .round, .bevel]
+        let views = (0..<count).map { k -> AnyView in
+            var path = Path()
+            path.move(to: CGPoint(x: g.u() * 300, y: g.u() * 200))
+            path.addCurve(to: CGPoint(x: g.u() * 300, y: g.u() * 200), control1: CGPoint(x: g.u() * 300, y: g.u() * 200),
+                          control2: CGPoint(x: g.u() * 300, y: g.u() * 200))
+            let style = StrokeStyle(lineWidth: 1 + g.u() * 9, lineCap: caps[k % 3], lineJoin: joins[(k / 3) % 3], dash: dashes(k))
+            return AnyView(path.stroke(Color(red: g.u(), green: g.u(), blue: g.u()), style: style))
+        }
+        return ZStack(alignment: .topLeading) { AnyView(sequence: views) }.frame(width: 300, height: 200)
+    }
+
+    @Test(arguments: [2, 3, 8]) func theDisplayListIsOneThreads(threads: Int) throws {
+        let view = strokes(120)
+        let one = try Renderer(threads: 1).displayList(for: view, size: CGSize(width: 300, height: 200), scale: 2)
+        let many = try Renderer(threads: threads).displayList(for: view, size: CGSize(width: 300, height: 200), scale: 2)
+        #expect(one.items.count == 120)
+        #expect(one.items == many.items)
+    }
+
+    /// Strokes 40 and 90 ask for more dashes than the limit allows, each a different number
+    /// (the error names it): every thread count stops at stroke 40, with its error.
+    @Test func aStrokeBeyondTheLimitsStopsLoweringWhereItIs() throws {
+        let view = strokes(120) { k in k == 40 ? [0.001, 0.001] : k == 90 ? [0.002, 0.002] : [] }
+        func failure(_ threads: Int) -> String {
+            let renderer = Renderer(threads: threads)
+            renderer.maximumDashes = 1_000
+            do {
+                _ = try renderer.displayList(for: view, size: CGSize(width: 300, height: 200), scale: 1)
+                return "no error"
+            } catch {
+                return String(describing: error)
+            }
+        }
+        let one = failure(1)
+        #expect(one != "no error")
+        #expect(failure(2) == one)
+        #expect(failure(8) == one)
+    }
+}
