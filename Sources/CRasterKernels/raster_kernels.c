@@ -93,13 +93,6 @@ size_t raster_composite_layer(uint32_t *pixels, const uint32_t *layer, size_t co
     return has_avx2() ? composite_layer_avx2(pixels, layer, count, m) : 0;
 }
 
-// x · a / 255 per 16-bit lane of a 128-bit vector, rounded as pixman rounds.
-__attribute__((target("avx2")))
-static inline __m128i scale_lanes128(__m128i x, __m128i a) {
-    const __m128i t = _mm_add_epi16(_mm_mullo_epi16(x, a), _mm_set1_epi16(0x80));
-    return _mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8);
-}
-
 // Eight pixels at `p` under the eight coverage bytes of `bytes` (the first in the low byte).
 __attribute__((target("avx2")))
 static inline void blend_mask8(uint32_t *p, uint64_t bytes, __m256i s_lo, __m256i s_hi, uint32_t alpha8) {
@@ -125,28 +118,6 @@ static inline void blend_mask8(uint32_t *p, uint64_t bytes, __m256i s_lo, __m256
     const __m256i lo = scale_lanes(_mm256_unpacklo_epi8(d, zero), k_lo);
     const __m256i hi = scale_lanes(_mm256_unpackhi_epi8(d, zero), k_hi);
     _mm256_storeu_si256((__m256i *)p, _mm256_packus_epi16(_mm256_add_epi16(lo, c_lo), _mm256_add_epi16(hi, c_hi)));
-}
-
-// Four pixels at `p` under the four coverage bytes of `bytes`: `blend_mask8` on 128 bits.
-__attribute__((target("avx2")))
-static inline void blend_mask4(uint32_t *p, uint32_t bytes, __m128i s_lo, __m128i s_hi, uint32_t alpha8) {
-    const __m128i zero = _mm_setzero_si128();
-    const __m128i full = _mm_set1_epi16(255);
-    const __m128i spread = _mm_setr_epi8(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12);
-    const __m128i m = _mm_shuffle_epi8(_mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)bytes)), spread);
-    __m128i m_lo = _mm_unpacklo_epi8(m, zero), m_hi = _mm_unpackhi_epi8(m, zero);
-    if (alpha8 != 255) {
-        const __m128i a16 = _mm_set1_epi16((short)alpha8);
-        m_lo = scale_lanes128(m_lo, a16);
-        m_hi = scale_lanes128(m_hi, a16);
-    }
-    const __m128i c_lo = scale_lanes128(s_lo, m_lo), c_hi = scale_lanes128(s_hi, m_hi);
-    const __m128i k_lo = _mm_sub_epi16(full, _mm_shufflehi_epi16(_mm_shufflelo_epi16(c_lo, 0xff), 0xff));
-    const __m128i k_hi = _mm_sub_epi16(full, _mm_shufflehi_epi16(_mm_shufflelo_epi16(c_hi, 0xff), 0xff));
-    const __m128i d = _mm_loadu_si128((const __m128i *)p);
-    const __m128i lo = scale_lanes128(_mm_unpacklo_epi8(d, zero), k_lo);
-    const __m128i hi = scale_lanes128(_mm_unpackhi_epi8(d, zero), k_hi);
-    _mm_storeu_si128((__m128i *)p, _mm_packus_epi16(_mm_add_epi16(lo, c_lo), _mm_add_epi16(hi, c_hi)));
 }
 
 __attribute__((target("avx2")))
@@ -181,10 +152,16 @@ static size_t blend_mask_row_avx2(uint32_t *pixels, const uint8_t *coverage, siz
         return count;
     }
     if (rest <= 4 && i + 4 <= reach) {
-        uint32_t bytes;
-        __builtin_memcpy(&bytes, coverage + i, 4);
-        bytes &= UINT32_MAX >> (32 - 8 * rest);
-        if (bytes != 0) blend_mask4(pixels + i, bytes, _mm256_castsi256_si128(s_lo), _mm256_castsi256_si128(s_hi), alpha8);
+        // Four: through a copy of eight pixels, the last four with no coverage.
+        uint32_t bytes32;
+        __builtin_memcpy(&bytes32, coverage + i, 4);
+        const uint64_t bytes = bytes32 & (UINT32_MAX >> (32 - 8 * rest));
+        if (bytes != 0) {
+            uint32_t quad[8] = {0};
+            __builtin_memcpy(quad, pixels + i, 16);
+            blend_mask8(quad, bytes, s_lo, s_hi, alpha8);
+            __builtin_memcpy(pixels + i, quad, 16);
+        }
         return count;
     }
     return i;

@@ -34,3 +34,14 @@ public final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+extension Locked where Value == Int {
+    /// The count as it was, advanced by `n`: how threads share out work, each taking the next
+    /// `n` items (slabs, bands, fills) as it comes free.
+    public func take(_ n: Int = 1) -> Int {
+        withLock { value in
+            defer { value += n }
+            return value
+        }
+    }
+}

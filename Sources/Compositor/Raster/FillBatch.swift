@@ -242,10 +242,7 @@ final class FillBatch {
             let cells = workers[w]
             let rows = FillBatch.bandRows
             while true {
-                let b = next.withLock { next -> Int in
-                    defer { next += 1 }
-                    return next
-                }
+                let b = next.take()
                 let band = lowest + b
                 guard band <= highest else { return }
                 for m in Int(b == 0 ? 0 : ends[b - 1])..<Int(ends[b]) {

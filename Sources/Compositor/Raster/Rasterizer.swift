@@ -681,10 +681,7 @@ public final class Rasterizer {
         func build(worker w: Int) {
             let builder = builders[w]
             while true {
-                let first = next.withLock { next -> Int in
-                    defer { next += chunk }
-                    return next
-                }
+                let first = next.take(chunk)
                 guard first < fills.count else { return }
                 for i in first..<min(fills.count, first + chunk) {
                     let fill = fills[i]

@@ -62,10 +62,7 @@ struct SlabWork: @unchecked Sendable {
             // Slabs are taken as workers come free, not dealt in turn: S4's slabs differ in
             // cost (the crossings crowd its middle), and dealt in turn one thread finished
             // early and waited.
-            let k = next.withLock { next -> Int in
-                defer { next += 1 }
-                return next
-            }
+            let k = next.take()
             guard k < slabs else { return }
             let rect = slab(k)
             worker.prepare(segments, contours, only: only(k), slab: rect, fillRule: fillRule)

@@ -170,10 +170,7 @@ struct Lowering {
         nonisolated(unsafe) let slots = results, work = jobs
         DispatchQueue.concurrentPerform(iterations: min(threads, jobs.count)) { _ in
             while true {
-                let first = next.withLock { n -> Int in
-                    defer { n += chunk }
-                    return n
-                }
+                let first = next.take(chunk)
                 guard first < work.count else { return }
                 for j in first..<min(work.count, first + chunk) {
                     let job = work[j]
