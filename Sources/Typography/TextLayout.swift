@@ -537,7 +537,9 @@ private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Doub
         lineAtoms[kept - 1] = rest
     }
 
-    // Place the glyphs.
+    // Place the glyphs (what each run gives its glyphs, read without copying the run's text
+    // and features once a glyph).
+    let placement = runs.map { (baselineOffset: $0.baselineOffset, size: $0.size, style: $0.style) }
     var placed: [TextLine] = []
     var top = 0.0
     for (k, indices) in lineAtoms.enumerated() {
@@ -580,8 +582,8 @@ private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Doub
                 pen += ellipsisWidth
             }
             let atom = atoms[i]
-            let r = runs[atom.run]
             if !atom.invisible {
+                let r = placement[atom.run]
                 glyphs.append(PlacedGlyph(font: fonts[Int(atom.font)], glyph: atom.glyph, x: pen + atom.offsetX,
                                           baseline: baseline - atom.offsetY - r.baselineOffset, size: r.size, style: r.style,
                                           inkBounds: atom.inkBounds))
