@@ -167,7 +167,8 @@ struct Lowering {
         }
         let next = Locked(0)
         let chunk = max(1, min(16, jobs.count / (8 * threads)))
-        nonisolated(unsafe) let slots = results, work = jobs
+        nonisolated(unsafe) let slots = results
+        let work = jobs
         DispatchQueue.concurrentPerform(iterations: min(threads, jobs.count)) { _ in
             while true {
                 let first = next.take(chunk)
