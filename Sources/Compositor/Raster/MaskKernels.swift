@@ -236,6 +236,15 @@ enum MaskKernels {
         /// The scaled sources of the last colour and opacity (interfaces draw many texts in one).
         @exclusivity(unchecked) var table = ScratchBuffer<UInt32>(capacity: 256)
         var tableKey: UInt64 = .max
+
+        /// About what its buffers hold.
+        var bytes: Int {
+            (unsorted.capacity + boxes.capacity) * MemoryLayout<Box>.stride
+                + (segments.capacity + segmentScratch.capacity) * MemoryLayout<Segment>.stride + arena.capacity
+                + 8 * (bandStarts.capacity + active.capacity + order.capacity + parent.capacity + open.capacity + head.capacity
+                       + link.capacity + rowStarts.capacity + rowSegments.capacity + orderScratch.capacity + runStarts.capacity
+                       + runNext.capacity)
+        }
     }
 
     /// The kept work of fills, one per fill running at once (each fill takes one and gives it
@@ -252,8 +261,13 @@ enum MaskKernels {
                              destination: Surface) {
         let w = kept.withLock { $0.popLast() } ?? Work()
         fill(masks: masks, source: source, alpha8: alpha8, rect: rect, destination: destination, work: w)
+        // A Work grown by an exceptional fill (a million glyphs) is let go rather than held.
+        guard w.bytes <= keptBytesLimit else { return }
         kept.withLock { if $0.count < keptLimit { $0.append(w) } }
     }
+
+    /// A kept Work holds at most this much (a page of text needs about 1.5 MB).
+    private static let keptBytesLimit = 16 << 20
 
     private static func fill(masks: [(mask: Surface, x: Int, y: Int)], source: UInt32, alpha8: UInt32, rect: PixelRect,
                              destination: Surface, work w: Work) {
