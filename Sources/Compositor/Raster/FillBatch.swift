@@ -166,14 +166,21 @@ final class FillBatch {
         let starts = UnsafeMutablePointer<Int32>.allocate(capacity: bandCount + 1)
         starts.initialize(repeating: 0, count: bandCount + 1)
         defer { starts.deallocate() }
-        for p in placed where p.command.firstBand <= highest && p.command.lastBand >= lowest {
-            for band in max(lowest, p.command.firstBand)...min(highest, p.command.lastBand) { starts[band - lowest + 1] += 1 }
+        // The bands of a fill that the target has (none for an empty one).
+        func bands(_ c: Command) -> ClosedRange<Int>? {
+            let first = max(lowest, c.firstBand), last = min(highest, c.lastBand)
+            return first <= last ? first...last : nil
+        }
+        for p in placed {
+            guard let range = bands(p.command) else { continue }
+            for band in range { starts[band - lowest + 1] += 1 }
         }
         for b in 0..<bandCount { starts[b + 1] += starts[b] }
         let members = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, Int(starts[bandCount])))
         defer { members.deallocate() }
-        for (i, p) in placed.enumerated() where p.command.firstBand <= highest && p.command.lastBand >= lowest {
-            for band in max(lowest, p.command.firstBand)...min(highest, p.command.lastBand) {
+        for (i, p) in placed.enumerated() {
+            guard let range = bands(p.command) else { continue }
+            for band in range {
                 members[Int(starts[band - lowest])] = Int32(i)
                 starts[band - lowest] += 1
             }
