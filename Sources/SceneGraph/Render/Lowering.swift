@@ -176,7 +176,7 @@ struct Lowering {
                 for j in first..<min(work.count, first + chunk) {
                     let job = work[j]
                     do throws(StrokeRefusal) {
-                        let outline = try job.path.strokedPath(job.style, tolerance: job.resolution.tolerance, limits: job.resolution.limits)
+                        let outline = try job.resolution.stroke(job.path, job.style)
                         (slots.baseAddress! + j).initialize(to: .success(outline.applying(job.place)))
                     } catch {
                         (slots.baseAddress! + j).initialize(to: .failure(error))

@@ -21,6 +21,11 @@ public struct _PathResolution: Hashable, Sendable {
         self.init(tolerance: deviceTolerance / transform.resolutionScale, limits: limits)
     }
 
+    /// `path`'s stroke outline at this resolution, within its limits.
+    func stroke(_ path: Path, _ style: StrokeStyle) throws(StrokeRefusal) -> Path {
+        try path.strokedPath(style, tolerance: tolerance, limits: limits)
+    }
+
     /// The resolution for a path that is built first and then mapped by `transform` into this
     /// resolution's units (a scaled shape's content).
     func inner(_ transform: CGAffineTransform) -> _PathResolution {
@@ -61,7 +66,7 @@ extension Shape {
 extension _StrokedShape: _ResolutionDependentShape {
     public func _path(in rect: CGRect, resolution: _PathResolution) throws(StrokeRefusal) -> Path {
         let (path, style) = try _strokeParts(in: rect, resolution: resolution)
-        return try path.strokedPath(style, tolerance: resolution.tolerance, limits: resolution.limits)
+        return try resolution.stroke(path, style)
     }
 }
 
