@@ -52,7 +52,8 @@ let package = Package(
             dependencies: ["CPNG"]
         ),
 
-        // A cache hint the fused compositor needs and Swift lacks (a static inline function).
+        // What the engine needs from C and Swift lacks: a cache hint, the AVX2 kernels chosen
+        // at run time, and glibc's malloc settings (`HeapPolicy`).
         .target(name: "CRasterKernels"),
 
         // MARK: - Engine

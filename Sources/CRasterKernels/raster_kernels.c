@@ -190,3 +190,27 @@ size_t raster_blend_mask_row(uint32_t *pixels, const uint8_t *coverage, size_t c
 }
 
 #endif
+
+#if defined(__GLIBC__)
+#include <limits.h>
+#include <malloc.h>
+
+int raster_keep_freed_memory(size_t trim_bytes, size_t heap_block_bytes) {
+    const size_t int_max = (size_t)INT_MAX;
+    const int trim = (int)(trim_bytes < int_max ? trim_bytes : int_max);
+    const int block = (int)(heap_block_bytes < int_max ? heap_block_bytes : int_max);
+    // Both set: setting either stops glibc adjusting them by itself.
+    return mallopt(M_MMAP_THRESHOLD, block) == 1 && mallopt(M_TRIM_THRESHOLD, trim) == 1;
+}
+
+size_t raster_heap_free_bytes(void) {
+    return mallinfo2().fordblks;
+}
+#else
+int raster_keep_freed_memory(size_t trim_bytes, size_t heap_block_bytes) {
+    (void)trim_bytes; (void)heap_block_bytes;
+    return 0;
+}
+
+size_t raster_heap_free_bytes(void) { return 0; }
+#endif

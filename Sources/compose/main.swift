@@ -8,6 +8,9 @@ let commandStackBytes = 512 << 20
 // A closed pipe (`compose animate … --format rawvideo | head -c …`) must fail the write with
 // EPIPE, which is reported and exits 74 as documented, instead of killing the process.
 signal(SIGPIPE, SIG_IGN)
+// Frames free their display lists and paths as they end; kept for the next frame instead of
+// being returned to the system and faulted in again (`HeapPolicy`).
+HeapPolicy.keepFreedMemory()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let first = arguments.first else {

@@ -29,6 +29,9 @@ struct Options {
     /// names separated by commas).
     var reference: String? = nil
     var quick = false
+    /// Whether malloc keeps freed memory for the next frame, as `compose` has it
+    /// (`HeapPolicy`); `--malloc default` measures glibc's own settings.
+    var keepFreedMemory = true
 }
 
 var options = Options()
@@ -43,18 +46,28 @@ while !args.isEmpty {
     case "--dump": options.dump = args.removeFirst()
     case "--reference": options.reference = args.removeFirst()
     case "--threads": _ = args.removeFirst()   // read by `benchThreads`
+    case "--malloc":
+        let value = args.isEmpty ? "" : args.removeFirst()
+        guard value == "default" || value == "keep" else {
+            FileHandle.standardError.write(Data("bench: --malloc takes 'keep' (as compose runs) or 'default' (glibc's settings)\n".utf8))
+            exit(64)
+        }
+        options.keepFreedMemory = value == "keep"
     case "--profile":
         // Renders one scene with this engine only, for a profiler: --profile S4-nz [frames]
         options.profile = args.removeFirst()
         if let n = args.first.flatMap(Int.init) { options.runs = n; args.removeFirst() }
     case "-h", "--help":
-        print("usage: bench [--quick] [--runs N] [--scenes NAME,NAME] [--json PATH] [--dump DIR] [--profile SCENE|text-page[-draw]|text-labels[-draw]|text-shaping [FRAMES]] [--reference all|SCENE,SCENE] [--threads N]")
+        print("usage: bench [--quick] [--runs N] [--scenes NAME,NAME] [--json PATH] [--dump DIR] [--profile SCENE|text-page[-draw]|text-labels[-draw]|text-shaping [FRAMES]] [--reference all|SCENE,SCENE] [--threads N] [--malloc keep|default]")
         exit(0)
     default:
         FileHandle.standardError.write(Data("bench: unknown argument '\(a)'\n".utf8))
         exit(64)
     }
 }
+
+// As `compose` runs: freed memory kept for the next frame, not faulted in again (HeapPolicy).
+if options.keepFreedMemory { HeapPolicy.keepFreedMemory() }
 
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 func ms(_ ns: UInt64) -> Double { Double(ns) / 1e6 }
@@ -146,12 +159,17 @@ if let name = options.profile {
     }
     let engine = SceneGraphEngine(scene)
     var times: [Double] = []
+    var phases: [String: [Double]] = [:]
     for _ in 0..<options.runs {
         let t0 = now()
         try engine.render()
         times.append(ms(now() - t0))
+        for (phase, t) in engine.renderer.lastStats.phasesMs { phases[phase, default: []].append(t) }
     }
     print(String(format: "%@: median %.3f ms over %d frames", name, median(times), options.runs))
+    // Where a frame's time goes (the renderer's own phase timings, medians).
+    print("  phases: " + phases.sorted { median($0.value) > median($1.value) }
+        .map { String(format: "%@ %.3f", $0.key, median($0.value)) }.joined(separator: ", "))
     exit(0)
 }
 
@@ -249,7 +267,7 @@ final class SceneGraphEngine {
 }
 
 var rows: [Row] = []
-print("runs \(options.runs) after \(options.warmup) warm-up, alternating engine / cairo; medians in ms; engine and Blend2D on \(benchThreads) thread\(benchThreads == 1 ? "" : "s")")
+print("runs \(options.runs) after \(options.warmup) warm-up, alternating engine / cairo; medians in ms; engine and Blend2D on \(benchThreads) thread\(benchThreads == 1 ? "" : "s"); malloc \(options.keepFreedMemory ? "keeps freed memory (HeapPolicy, as compose)" : "with glibc's defaults")")
 if blend2dBenchmark == nil { print("(no Blend2D columns: build b2dbench with Benchmarks/blend2d/build.sh, as make bench does)") }
 print("scene".rightPad(11) + ["engine", "direct", "cairo"].map { " " + $0.leftPad(10) }.joined() + " " + "ratio".leftPad(7)
       + " " + "blend2d".leftPad(9) + " " + "/b2d".leftPad(8) + " " + "meanDiff".leftPad(9) + " " + "p99.9".leftPad(9)
@@ -365,6 +383,9 @@ let texts = options.scenes == nil || options.scenes!.contains("text") ? try text
 struct Report: Codable {
     var date: String
     var runs: Int
+    /// "keep" (freed memory kept for the next frame, `HeapPolicy`, as compose runs) or
+    /// "default" (glibc's settings).
+    var malloc: String?
     var scenes: [Row]
     var floor: [String: Double]
     var offscreen: [OffscreenRow]
@@ -376,7 +397,8 @@ struct Report: Codable {
     var crossingScaling: [CrossingScalingRow]
     var texts: [TextRow]
 }
-let report = Report(date: ISO8601DateFormatter().string(from: Date()), runs: options.runs, scenes: rows, floor: floor,
+let report = Report(date: ISO8601DateFormatter().string(from: Date()), runs: options.runs,
+                    malloc: options.keepFreedMemory ? "keep" : "default", scenes: rows, floor: floor,
                     offscreen: offscreen, booleans: booleans, layouts: layouts, animations: animations, peers: peerRows, scaling: scaling,
                     crossingScaling: crossingScaling, texts: texts)
 let encoder = JSONEncoder()

@@ -45,4 +45,16 @@ size_t raster_blend_mask_row(uint32_t *pixels, const uint8_t *coverage, size_t c
 /// both paths give the same bytes. Returns whether AVX2 is used from now on.
 int raster_kernels_use_avx2(int allowed);
 
+/// Asks glibc's malloc to keep up to `trim_bytes` of freed memory at the top of its heaps
+/// instead of giving it back to the system (`M_TRIM_THRESHOLD`), and to serve blocks up to
+/// `heap_block_bytes` (at most 32 MiB, glibc's limit) from its heaps rather than from a fresh
+/// mapping each (`M_MMAP_THRESHOLD`). Memory given back and asked for again every frame is
+/// paid for in page faults. Returns 1 when both were set, 0 elsewhere (another C library, or a
+/// value glibc refuses).
+int raster_keep_freed_memory(size_t trim_bytes, size_t heap_block_bytes);
+
+/// The bytes malloc holds free in all its heaps (`mallinfo2`'s `fordblks`), for tests; 0
+/// without glibc.
+size_t raster_heap_free_bytes(void);
+
 #endif
