@@ -163,6 +163,25 @@ import Testing
 }
 
 @Suite struct RenderTraceTests {
+    /// Leaves drawn one after another make one span, however many (a page of labels timed
+    /// every leaf into a span of its own: thousands a frame), and the phase's time is still
+    /// the sum of the calls, each no longer than the span that holds it.
+    @Test func consecutiveLeavesShareOneSpan() throws {
+        let renderer = Renderer(threads: 1)
+        let view = ZStack {
+            ForEach(0..<200) { i in Circle().fill(Color(red: Double(i % 7) / 7, green: 0.5, blue: 0.2)).frame(width: 8, height: 8).offset(x: Double(i % 20) * 10 - 100) }
+        }
+        _ = try renderer.render(view, size: CGSize(width: 220, height: 40))
+        let (stats, trace) = (renderer.lastStats, renderer.lastTrace)
+        #expect(stats.leafDraws == 200)
+        let phases = trace.spans.filter { $0.category == "phase" }
+        #expect(phases.map(\.name) == ["layout", "lowering", "planning", "rasterization"])
+        let raster = try #require(phases.last)
+        let total = try #require(stats.phasesMs["rasterization"])
+        #expect(total > 0 && total <= raster.duration / 1e3 + 1e-9)
+        #expect(RenderStats.phases.allSatisfy { stats.phasesMs[$0] != nil })
+    }
+
     @Test func spansNestAndSerializeAsChromeTraceEvents() throws {
         let renderer = Renderer()
         let view = HStack {
@@ -172,11 +191,15 @@ import Testing
         _ = try renderer.render(view, size: CGSize(width: 300, height: 100), scale: 2)
         let (stats, trace) = (renderer.lastStats, renderer.lastTrace)
         // One span for the render, one per timed call (3 layout/lowering/planning, 6 leaves, 1
-        // group composite, 4 shadows), one per offscreen image.
+        // group composite, 4 shadows) except that the group's 3 leaves, drawn one after another
+        // with nothing else recorded between, share one; one per offscreen image.
         #expect(trace.spans.first?.name == "render")
         #expect(trace.spans.filter { $0.category == "layer" }.map(\.name) .sorted()
                 == stats.layers.map(\.kind.rawValue).sorted())
-        #expect(trace.spans.filter { $0.category == "phase" }.count == 3 + stats.leafDraws + 1 + 4)
+        #expect(stats.leafDraws == 6)
+        #expect(trace.spans.filter { $0.category == "phase" }.map(\.name)
+                == ["layout", "lowering", "planning", "rasterization", "filters", "composition",
+                    "filters", "rasterization", "filters", "rasterization", "filters", "rasterization"])
         // Each layer span names its layer: every index once, with that layer's kind and bounds
         // (spans close in release order, the layers list is in allocation order).
         let indexed = trace.spans.filter { $0.category == "layer" }.compactMap { span in span.args["index"].flatMap(Int.init).map { ($0, span) } }

@@ -180,6 +180,14 @@ struct StatsRecorder {
     private var lastInterval = (start: 0.0, duration: 0.0)
     /// Open layers: index into `stats.layers`, start time.
     private var open: [(index: Int, start: Double)] = []
+    /// Milliseconds per phase of `RenderStats.phases`, by index (a draw times every leaf:
+    /// thousands of calls a frame, each hashing its phase's name into `phasesMs` cost more
+    /// than a leaf's drawing on a page of labels); written to `stats.phasesMs` by `finish`.
+    private var phaseTotals = [Double](repeating: 0, count: RenderStats.phases.count)
+    /// The span the next timed call of the same phase extends instead of adding its own
+    /// (-1: none): the last span, when it is a phase's and no layer opened, closed or was
+    /// reused since. So a run of leaves drawn one after another is one span, not thousands.
+    private var extendable = -1
 
     init() {
         origin = clock.now
@@ -193,14 +201,28 @@ struct StatsRecorder {
     /// Microseconds since the render began.
     var now: Double { microseconds(clock.now - origin) }
 
-    /// Runs `body`, adding its duration to `phase` and a span to the trace.
+    /// Runs `body`, adding its duration to `phase` and a span to the trace: a span of its own,
+    /// or the last span extended to its end when that is the same phase's with nothing else
+    /// recorded since (the gap between the two calls then counts in the span, not the phase).
     mutating func time<R>(_ phase: String, _ body: () throws -> R) rethrows -> R {
         let start = now
+        let opened = open.count, spans = trace.spans.count
         defer {
-            let duration = now - start
-            stats.phasesMs[phase, default: 0] += duration / 1e3
+            let end = now
+            let duration = end - start
+            if let k = RenderStats.phases.firstIndex(of: phase) {
+                phaseTotals[k] += duration / 1e3
+            } else {
+                stats.phasesMs[phase, default: 0] += duration / 1e3
+            }
             lastInterval = (start, duration)
-            trace.spans.append(.init(name: phase, category: "phase", start: start, duration: duration))
+            if extendable >= 0, extendable == spans - 1, trace.spans.count == spans, open.count == opened,
+               trace.spans[extendable].name == phase {
+                trace.spans[extendable].duration = end - trace.spans[extendable].start
+            } else {
+                trace.spans.append(.init(name: phase, category: "phase", start: start, duration: duration))
+                extendable = trace.spans.count - 1
+            }
         }
         return try body()
     }
@@ -210,6 +232,7 @@ struct StatsRecorder {
         let layer = RenderStats.Layer(planned)
         stats.layers.append(layer)
         open.append((stats.layers.count - 1, now))
+        extendable = -1
         liveBytes += layer.bytes
         stats.peakOffscreenBytes = max(stats.peakOffscreenBytes, liveBytes)
         return layer.bytes
@@ -218,6 +241,7 @@ struct StatsRecorder {
     /// The innermost open layer (of `bytes`) is gone.
     mutating func release(_ bytes: Int) {
         liveBytes -= bytes
+        extendable = -1
         guard let (index, start) = open.popLast() else { return }
         trace.spans.append(layerSpan(index, start: start, duration: now - start))
     }
@@ -228,6 +252,7 @@ struct StatsRecorder {
         layer.bytes = bytes
         stats.reusedImages.append(layer)
         stats.cache.hits += 1
+        extendable = -1
         trace.spans.append(.init(name: "drawingGroup (cached)", category: "layer", start: now, duration: 0,
                                  args: ["bounds": "\(layer.bounds)", "bytes": "\(bytes)"]))
     }
@@ -249,6 +274,8 @@ struct StatsRecorder {
 
     /// Closes the trace with a span for the whole render.
     mutating func finish() {
+        for (k, phase) in RenderStats.phases.enumerated() { stats.phasesMs[phase, default: 0] += phaseTotals[k] }
+        phaseTotals = [Double](repeating: 0, count: RenderStats.phases.count)
         trace.spans.insert(.init(name: "render", category: "render", start: 0, duration: now), at: 0)
     }
 }
