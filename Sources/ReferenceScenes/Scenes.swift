@@ -181,8 +181,9 @@ public final class ReferenceRenderer {
             case let .fill(path, color, rule):
                 try canvas.fill(path, with: .color(color), fillRule: rule)
             case let .stroke(path, style, color):
-                // Part of the frame: building the outline, as a peer builds its path.
-                try canvas.fill(path.strokedPath(style), with: .color(color))
+                // Part of the frame: building the outline, as a peer builds its path; its
+                // windings have one sign, accumulated as the scene graph fills a stroke.
+                try canvas.fill(path.strokedPath(style), with: .color(color), coverageQuality: .fast)
             case let .linearGradient(path, gradient, start, end):
                 try canvas.fill(path, with: .linearGradient(gradient, start: start, end: end))
             case let .group(opacity, children):

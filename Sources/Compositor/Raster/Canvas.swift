@@ -35,12 +35,16 @@ public final class Canvas {
     ///   - clipMask: coverage the fill is multiplied by (nil: none).
     ///   - tolerance: how far, in device pixels, the lines that replace the path's curves may
     ///     stray from them (see `Rasterizer.rasterize`); text asks for 0.02.
+    ///   - coverageQuality: this fill's coverage quality (nil: the rasterizer's). The scene
+    ///     graph fills a stroke's outline `.fast`: its windings have one sign by construction,
+    ///     so accumulation is off only where the stroke covers part of a pixel twice
+    ///     (`CoverageQuality.exact`).
     /// - Throws: `RasterError.nonFiniteGeometry` for NaN or infinite device coordinates; nothing
     ///   is drawn then.
     public func fill(_ path: Path, with paint: Paint, fillRule: FillRule = .nonZero,
                      transform: CGAffineTransform = .identity, paintTransform: CGAffineTransform? = nil,
                      opacity: Double = 1, blendMode: BlendMode = .normal, clipMask: CoverageMask? = nil,
-                     tolerance: Double = flatteningTolerance) throws {
+                     tolerance: Double = flatteningTolerance, coverageQuality: CoverageQuality? = nil) throws {
         let region = clip.intersection(surface.bounds)
         guard !region.isEmpty else { return }
         if clipMask == nil, case .color(let color) = paint,
@@ -80,7 +84,8 @@ public final class Canvas {
             gradient = Rasterizer.GradientTarget(source: source.image, axis: axis, pixels: surface.data, stride: surface.stride)
         }
         try rasterizer.rasterize(path, transform: transform, fillRule: fillRule, clip: region,
-                                 opacity: opacity, tolerance: tolerance, solid: solid, gradient: gradient) { mask, stride, rect in
+                                 opacity: opacity, tolerance: tolerance, quality: coverageQuality, solid: solid,
+                                 gradient: gradient) { mask, stride, rect in
             if pixmanSource == nil { pixmanSource = paint.pixmanSource(transform: paintTransform ?? transform, format: surface.format) }
             guard let source = pixmanSource else { return }
             guard let maskImage = pixman_image_create_bits(

@@ -21,6 +21,14 @@ public enum CoverageQuality: String, Hashable, Sendable, CaseIterable {
     /// in integer cells, where that is exact; for the others, strips of rows where several
     /// chains share a pixel are found and resolved region by region. Costs more only on
     /// self-crossing paths.
+    ///
+    /// A stroke's outline drawn by the scene graph (`shape.stroke(…)`) is accumulated at either
+    /// quality: its windings have one sign by construction, so the sum is off only in a pixel
+    /// that the stroke covers partly twice (an inner join, a tight loop) and partly not at all,
+    /// by at most the area covered twice (`CoverageQualityTests`). On S5's 1,000 strokes:
+    /// p99.9 2 levels, 229 pixels off by more than 4, at most 67 (`bench --reference S5`;
+    /// cairo: 113,608 and 129). A path filled with `Canvas.fill` is resolved as above unless the
+    /// fill asks for `.fast`.
     case exact
     /// Accumulation everywhere, as Blend2D, FreeType and font-rs do: identical to `.exact` on
     /// every pixel a single chain crosses; on the self-crossing S4 a mean error of 0.64 levels

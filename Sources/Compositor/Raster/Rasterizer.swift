@@ -166,9 +166,11 @@ public final class Rasterizer {
     /// wherever the cell rasterizer's coverage is the exact one (`emit` is then not called);
     /// with `gradient`, that gradient, where the path goes to the cells unresolved.
     func rasterize(_ path: Path, transform: CGAffineTransform = .identity, fillRule: FillRule = .nonZero,
-                   clip: PixelRect, opacity: Double = 1, tolerance: Double = flatteningTolerance, solid: SolidTarget?,
-                   gradient: GradientTarget? = nil,
+                   clip: PixelRect, opacity: Double = 1, tolerance: Double = flatteningTolerance,
+                   quality: CoverageQuality? = nil, solid: SolidTarget?, gradient: GradientTarget? = nil,
                    emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
+        // This fill's quality: its own, or the rasterizer's.
+        let coverageQuality = quality ?? self.coverageQuality
         if let solid, let segments = deferredSegments(path, transform: transform, tolerance: tolerance, clip: clip, solid: solid) {
             pending.append(PendingFill(path: path, transform: transform, fillRule: fillRule, clip: clip, opacity: opacity,
                                        tolerance: tolerance, source: solid.source, quality: coverageQuality))

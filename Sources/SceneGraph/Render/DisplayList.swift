@@ -95,6 +95,13 @@ public enum DisplayItem: Hashable, Sendable {
             set { sourceTag.location = newValue }
         }
         var sourceTag = SourceTag()
+        /// Whether `path` is a stroke's outline (`shape.stroke(…)`): its windings then have one
+        /// sign by construction, so under the non-zero rule its coverage is accumulated, even
+        /// at `.exact`, where the outline overlaps itself (DESIGN.md, "Rasterization quality":
+        /// only opposite windings are resolved exactly). Off by at most the area a pixel has
+        /// covered twice, where a part of it is covered twice and a part not at all
+        /// (`CoverageQualityTests`).
+        var strokeOutline = false
 
         public init(path: Path, fill: ShapeFill, fillRule: FillRule = .nonZero, blendMode: BlendMode = .normal,
                     clips: [ClipPath] = [], shadows: [DropShadow] = [], glyphs: GlyphRun? = nil, text: String? = nil) {

@@ -54,10 +54,12 @@ extension Renderer {
             recorder.stats.leafDraws += 1
             return
         }
+        // A stroke's outline winds one way: accumulated, at either quality (see `strokeOutline`).
+        let quality: CoverageQuality? = leaf.strokeOutline && leaf.fillRule == .nonZero ? .fast : nil
         try recorder.time("rasterization") {
             try canvas.fill(leaf.path, with: leaf.fill.drawablePaint(), fillRule: leaf.fillRule, transform: shift,
                             paintTransform: leaf.fill.transform.concatenating(shift), opacity: leaf.fill.coverageOpacity,
-                            blendMode: leaf.blendMode, clipMask: mask)
+                            blendMode: leaf.blendMode, clipMask: mask, coverageQuality: quality)
         }
         recorder.stats.leafDraws += 1
     }
