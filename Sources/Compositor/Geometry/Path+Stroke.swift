@@ -270,11 +270,21 @@ struct Stroker {
         init(remaining: Int = maximumStrokeOutlineElements) { self.remaining = remaining }
     }
     var budget = Budget()
-
     /// The angle step that keeps a polygonal arc of radius `halfWidth` within `tolerance` of the
-    /// circle: the sagitta r·(1 − cos(δ/2)) ≤ tolerance.
-    var arcStep: Double {
-        halfWidth <= tolerance ? .pi / 2 : min(.pi / 2, 2 * acos(1 - tolerance / halfWidth))
+    /// circle: the sagitta r·(1 − cos(δ/2)) ≤ tolerance. Found once per stroke: every vertex of
+    /// a flattened curve is a round join that asks for it (an `acos` each was 2 % of S5).
+    let arcStep: Double
+    /// cos(arcStep): a join whose turning angle θ has cos θ at least this turns by at most one
+    /// step (|θ| ≤ arcStep ≤ π/2), which is known without the two `atan2` of its angles.
+    let cosArcStep: Double
+
+    init(halfWidth: Double, style: StrokeStyle, tolerance: Double, budget: Budget = Budget()) {
+        self.halfWidth = halfWidth
+        self.style = style
+        self.tolerance = tolerance
+        self.budget = budget
+        arcStep = halfWidth <= tolerance ? .pi / 2 : min(.pi / 2, 2 * acos(1 - tolerance / halfWidth))
+        cosArcStep = cos(arcStep)
     }
 
     func stroke(_ line: Polyline, into out: inout Path) {
@@ -413,13 +423,17 @@ struct Stroker {
             }
             out.append(b)
         case .round:
-            let start = atan2(n1.y * s, n1.x * s)
+            // The turning angle θ has cos θ = dot and sin θ = cross. Within one step (most
+            // vertices of a flattened curve), the bevel is within the tolerance.
+            if dot >= cosArcStep {
+                out.append(a); out.append(b)
+                return
+            }
             let turn = atan2(cross, dot)
             if abs(turn) <= arcStep {
-                // One step: the bevel is within the tolerance.
                 out.append(a); out.append(b)
             } else {
-                appendArc(center: p, from: start, sweep: turn, includeStart: true, into: &out)
+                appendArc(center: p, from: atan2(n1.y * s, n1.x * s), sweep: turn, includeStart: true, into: &out)
                 out.append(b)
             }
         }
