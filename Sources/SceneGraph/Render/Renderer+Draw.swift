@@ -9,18 +9,20 @@ extension Renderer {
     /// the band's pixels kept in cache); anything else flushes the batch before it draws.
     func draw(_ items: [PlannedItem], on surface: Surface, origin: (x: Int, y: Int)) throws {
         let canvas = Canvas(surface, rasterizer: rasterizer)
-        let outer = try rasterizer.beginBatch(on: surface)
+        let outer = try recorder.time("rasterization") { try rasterizer.beginBatch(on: surface) }
+        // A batch draws what it recorded when it is flushed: that is where most of a batched
+        // scene's rasterization happens, and it is timed as such.
         for item in items {
             switch item {
             case let .leaf(leaf, plan):
-                if !Self.batches(leaf) { try rasterizer.flushBatch() }
+                if !Self.batches(leaf) { try recorder.time("rasterization") { try rasterizer.flushBatch() } }
                 try drawLeaf(leaf, plan, on: canvas, origin: origin)
             case let .group(group, plan):
-                try rasterizer.flushBatch()
+                try recorder.time("rasterization") { try rasterizer.flushBatch() }
                 try drawGroup(group, plan, on: canvas, origin: origin)
             }
         }
-        try rasterizer.endBatch(restoring: outer)
+        try recorder.time("rasterization") { try rasterizer.endBatch(restoring: outer) }
     }
 
     /// Whether a leaf's drawing is one solid source-over fill, which a batch may record.
