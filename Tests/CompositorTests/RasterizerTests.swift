@@ -125,6 +125,19 @@ import Testing
         path.flatten(transform: t, moveTo: { _, _ in }, lineTo: { _, _ in flattened += 1 }, close: { _ in flattened += 1 })
         #expect(path.flattenedSegmentCount(transform: t) == flattened)
         #expect(Self.hugeCurves.flattenedSegmentCount() == 5_000 * 4_096 + 1)
+        // Counted with the bounds check of a deferred fill: the same count while every point
+        // (control points too) maps inside ±2⁶⁴, nil once one reaches it or is not finite.
+        #expect(path.flattenedSegmentCount(transform: t, tolerance: flatteningTolerance, below: 0x1p64) == flattened)
+        #expect(path.flattenedSegmentCount(transform: t, tolerance: flatteningTolerance, below: 899) == nil)   // the ellipse's right edge maps to x = 915
+        var control = Path()
+        control.move(to: .zero)
+        control.addQuadCurve(to: CGPoint(x: 10, y: 0), control: CGPoint(x: 5, y: 0x1p63))
+        #expect(control.flattenedSegmentCount(transform: .identity, tolerance: 0.1, below: 0x1p64) != nil)
+        #expect(control.flattenedSegmentCount(transform: t, tolerance: 0.1, below: 0x1p64) == nil)   // 2⁶³ · 2
+        var nan = Path()
+        nan.move(to: .zero)
+        nan.addLine(to: CGPoint(x: CGFloat.nan, y: 1))
+        #expect(nan.flattenedSegmentCount(transform: .identity, tolerance: 0.1, below: 0x1p64) == nil)
     }
 
     @Test func tooManySegmentsIsAnErrorBeforeAnyMemoryIsTaken() throws {

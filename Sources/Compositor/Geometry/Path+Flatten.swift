@@ -141,9 +141,24 @@ extension Path {
     /// How many line segments `flatten` would produce (lines, curve steps and closing lines),
     /// counted without flattening: one pass over the elements. Saturates at `Int.max`.
     func flattenedSegmentCount(transform: CGAffineTransform = .identity, tolerance: Double = flatteningTolerance) -> Int {
-        let t = transform
+        segmentCount(transform: transform, tolerance: tolerance, below: nil)!
+    }
+
+    /// `flattenedSegmentCount`, or nil when a point of the path (an end or a control point)
+    /// mapped by `transform` lies at `magnitude` or beyond in x or y (or is not finite): both
+    /// found in one pass, for the rasterizer's check of a fill it defers to its threads.
+    func flattenedSegmentCount(transform: CGAffineTransform, tolerance: Double, below magnitude: Double) -> Int? {
+        segmentCount(transform: transform, tolerance: tolerance, below: magnitude)
+    }
+
+    @inline(__always)
+    private func segmentCount(transform t: CGAffineTransform, tolerance: Double, below magnitude: Double?) -> Int? {
+        let limit = magnitude ?? 0
+        var inside = true
         @inline(__always) func map(_ p: CGPoint) -> (Double, Double) {
-            (t.a * p.x + t.c * p.y + t.tx, t.b * p.x + t.d * p.y + t.ty)
+            let (x, y) = (t.a * p.x + t.c * p.y + t.tx, t.b * p.x + t.d * p.y + t.ty)
+            if magnitude != nil, !(abs(x) < limit && abs(y) < limit) { inside = false }
+            return (x, y)
         }
         var count = 0
         var cx = 0.0, cy = 0.0
@@ -163,9 +178,9 @@ extension Path {
                 (cx, cy) = (x3, y3)
             case .closeSubpath: break
             }
-            if count < 0 { return .max }
+            if count < 0 { count = .max; break }
         }
-        return count
+        return inside ? count : nil
     }
 }
 
