@@ -9,20 +9,20 @@ extension Renderer {
     /// the band's pixels kept in cache); anything else flushes the batch before it draws.
     func draw(_ items: [PlannedItem], on surface: Surface, origin: (x: Int, y: Int)) throws {
         let canvas = Canvas(surface, rasterizer: rasterizer)
-        let outer = try recorder.time("rasterization") { try rasterizer.beginBatch(on: surface) }
+        let outer = try recorder.time(.rasterization) { try rasterizer.beginBatch(on: surface) }
         // A batch draws what it recorded when it is flushed: that is where most of a batched
         // scene's rasterization happens, and it is timed as such.
         for item in items {
             switch item {
             case let .leaf(leaf, plan):
-                if !Self.batches(leaf) { try recorder.time("rasterization") { try rasterizer.flushBatch() } }
+                if !Self.batches(leaf) { try recorder.time(.rasterization) { try rasterizer.flushBatch() } }
                 try drawLeaf(leaf, plan, on: canvas, origin: origin)
             case let .group(group, plan):
-                try recorder.time("rasterization") { try rasterizer.flushBatch() }
+                try recorder.time(.rasterization) { try rasterizer.flushBatch() }
                 try drawGroup(group, plan, on: canvas, origin: origin)
             }
         }
-        try recorder.time("rasterization") { try rasterizer.endBatch(restoring: outer) }
+        try recorder.time(.rasterization) { try rasterizer.endBatch(restoring: outer) }
     }
 
     /// Whether a leaf's drawing is one solid source-over fill, which a batch may record.
@@ -44,7 +44,7 @@ extension Renderer {
             let caster = plan.caster.applying(shift)
             for (shadow, planned) in zip(leaf.shadows, plan.shadowMasks) {
                 guard let planned else { continue }
-                try recorder.time("filters") {
+                try recorder.time(.filters) {
                     try canvas.drawShadow(of: caster, fillRule: leaf.fillRule, shadow: shadow,
                                           maskBounds: planned.bounds.offsetBy(dx: -origin.x, dy: -origin.y))
                 }
@@ -58,7 +58,7 @@ extension Renderer {
         }
         // A stroke's outline winds one way: accumulated, at either quality (see `strokeOutline`).
         let quality: CoverageQuality? = leaf.strokeOutline && leaf.fillRule == .nonZero ? .fast : nil
-        try recorder.time("rasterization") {
+        try recorder.time(.rasterization) {
             try canvas.fill(leaf.path, with: leaf.fill.drawablePaint(), fillRule: leaf.fillRule, transform: shift,
                             paintTransform: leaf.fill.transform.concatenating(shift), opacity: leaf.fill.coverageOpacity,
                             blendMode: leaf.blendMode, clipMask: mask, coverageQuality: quality)
@@ -81,7 +81,7 @@ extension Renderer {
             hits = masks.count
         } else {
             masks.reserveCapacity(run.glyphs.count)
-            try recorder.time("rasterization") {
+            try recorder.time(.rasterization) {
                 for g in run.glyphs {
                     let x = (run.origin.x + g.x) - Double(origin.x), y = (run.origin.y + g.y) - Double(origin.y)
                     // Glyphs wholly outside the surface (or nowhere: not finite) are skipped before
@@ -102,7 +102,7 @@ extension Renderer {
         recorder.stats.glyphCache.hits += hits
         recorder.stats.glyphCache.misses += misses
         let shift = CGAffineTransform(translationX: CGFloat(-origin.x), y: CGFloat(-origin.y))
-        try recorder.time("composition") {
+        try recorder.time(.composition) {
             try canvas.fill(masks: masks, with: leaf.fill.drawablePaint(), paintTransform: leaf.fill.transform.concatenating(shift),
                             opacity: leaf.fill.coverageOpacity, blendMode: leaf.blendMode, clipMask: clipMask)
         }
@@ -129,11 +129,11 @@ extension Renderer {
         case .none, .image:
             break
         case .colorMatrix(let matrix):
-            recorder.time("filters") { layer.apply(matrix) }
+            recorder.time(.filters) { layer.apply(matrix) }
         case .luminanceToAlpha:
-            recorder.time("filters") { layer.convertLuminanceToAlpha() }
+            recorder.time(.filters) { layer.convertLuminanceToAlpha() }
         case let .blur(sigma, opaque):
-            recorder.time("filters") { layer.blur(sigma: sigma, clampEdges: opaque, threads: threads) }
+            recorder.time(.filters) { layer.blur(sigma: sigma, clampEdges: opaque, threads: threads) }
         case let .mask(maskImage, maskItems):
             let (maskLayer, maskBytes) = try makeLayer(maskImage, width: bounds.width, height: bounds.height, pooled: true)
             defer {
@@ -141,7 +141,7 @@ extension Renderer {
                 recycle(maskLayer)
             }
             try draw(maskItems, on: maskLayer, origin: (bounds.x, bounds.y))
-            recorder.time("composition") { layer.keep(alphaOf: maskLayer) }
+            recorder.time(.composition) { layer.keep(alphaOf: maskLayer) }
         case let .filter(graph, images):
             try applyFilter(graph, images, to: layer, at: bounds)
         }
@@ -171,7 +171,7 @@ extension Renderer {
             try draw(items, on: picture, origin: (bounds.x, bounds.y))
         }
         try checkOffscreenBudget(bounds.area * 16 * (graph.primitives.count + 2))
-        try recorder.time("filters") { try graph.apply(to: layer, origin: (bounds.x, bounds.y), images: pictures, threads: threads) }
+        try recorder.time(.filters) { try graph.apply(to: layer, origin: (bounds.x, bounds.y), images: pictures, threads: threads) }
     }
 
     /// A group's finished `layer`, whose pixel (0, 0) lies at (`dx`, `dy`) of the canvas: its
@@ -190,10 +190,10 @@ extension Renderer {
         for (shadow, planned) in zip(c.shadows, plan.shadowMasks) {
             var s = shadow
             s.color = s.color.opacity(c.opacity)
-            _ = try recorder.time("filters") { try canvas.drawShadow(of: layer, at: dx, y: dy, shadow: s) }
+            _ = try recorder.time(.filters) { try canvas.drawShadow(of: layer, at: dx, y: dy, shadow: s) }
             recorder.transient(planned)
         }
-        try recorder.time("composition") { try composite(layer, dx, dy, mask) }
+        try recorder.time(.composition) { try composite(layer, dx, dy, mask) }
     }
 
     /// The combined coverage of `clips` on `surface` (nil: nothing survives).
@@ -222,7 +222,7 @@ extension Renderer {
         try checkOffscreenBudget(width * height * planned.format.bytesPerPixel)
         let surface: Surface
         if pooled, let reused = layerPool.take(width: width, height: height, format: planned.format) {
-            if cleared { recorder.time("composition") { reused.clear() } }
+            if cleared { recorder.time(.composition) { reused.clear() } }
             surface = reused
         } else {
             surface = try Surface(width: width, height: height, format: planned.format)

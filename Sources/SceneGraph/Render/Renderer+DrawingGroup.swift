@@ -37,7 +37,7 @@ extension Renderer {
             // group's opacity: one pass, no layer.
             let shift = CGAffineTransform(translationX: CGFloat(-origin.x), y: CGFloat(-origin.y))
             let source = try Surface(sharingPixelsOf: picture.surface)
-            try recorder.time("composition") {
+            try recorder.time(.composition) {
                 try canvas.fill(Path(CGRect(x: 0, y: 0, width: image.width, height: image.height)),
                                 with: .image(source, transform: .identity, filter: .bilinear, clampToEdge: true),
                                 transform: image.placement.concatenating(shift), opacity: c.opacity)
@@ -50,7 +50,7 @@ extension Renderer {
             let (placed, bytes) = try makeLayer(placedImage, width: bounds.width, height: bounds.height)
             placedBytes = bytes
             let toLayer = image.placement.concatenating(CGAffineTransform(translationX: CGFloat(-bounds.x), y: CGFloat(-bounds.y)))
-            try recorder.time("composition") {
+            try recorder.time(.composition) {
                 try Canvas(placed, rasterizer: rasterizer).fill(
                     Path(CGRect(x: 0, y: 0, width: image.width, height: image.height)),
                     with: .image(picture.surface, transform: .identity, filter: .bilinear, clampToEdge: true), transform: toLayer)
@@ -62,7 +62,7 @@ extension Renderer {
         if let conversion {
             // Into the parent's encoding (an opaque image stays opaque), then composited.
             try checkOffscreenBudget(conversion.bytes)
-            layer = try recorder.time("composition") { try layer.converted(to: conversion.format) }
+            layer = try recorder.time(.composition) { try layer.converted(to: conversion.format) }
             convertedBytes = recorder.allocate(conversion)
         }
         let extended = layer.format == .rgbaFloat && surface.format != .rgbaFloat

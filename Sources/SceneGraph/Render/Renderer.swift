@@ -137,10 +137,10 @@ public final class Renderer {
     }
 
     func displayList<V: View>(for view: V, size canvas: CGSize, scale: Double, recorder: inout StatsRecorder) throws -> DisplayList {
-        let tree = try recorder.time("layout") { try PlacedNode(laying: resolve(view), inCanvas: canvas) }
+        let tree = try recorder.time(.layout) { try PlacedNode(laying: resolve(view), inCanvas: canvas) }
         let lowering = Lowering(limits: strokeLimits, glyphMasks: drawsGlyphsFromMasks, textMemo: textMemo, threads: threads)
         do {
-            return try recorder.time("lowering") { try lowering.displayList(tree, scale: scale) }
+            return try recorder.time(.lowering) { try lowering.displayList(tree, scale: scale) }
         } catch let refusal as StrokeRefusal {
             throw RenderError.strokeLimit(refusal)
         }
@@ -213,7 +213,7 @@ public final class Renderer {
             (lastStats, lastTrace) = (recorder.stats, recorder.trace)
         }
         let list = try makeList(&recorder)
-        let plan = try recorder.time("planning") {
+        let plan = try recorder.time(.planning) {
             try LayerPlanner().plan(list.items, on: PixelRect(x: 0, y: 0, width: surface.width, height: surface.height), format: surface.format)
         }
         if let background { surface.fill(background) } else { surface.clear() }
