@@ -2,6 +2,10 @@ import Compositor
 import Foundation
 import Testing
 
+/// Whether AddressSanitizer or ThreadSanitizer runs this process (`make sanitize`): their
+/// allocators take the place of glibc's malloc.
+private let underSanitizer = ["__asan_init", "__tsan_init"].contains { (name: String) in dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) != nil }
+
 /// `HeapPolicy`: freed memory stays in the process for the next frame.
 struct HeapPolicyTests {
     /// Page faults this thread has taken (other tests' threads do not count).
@@ -15,7 +19,8 @@ struct HeapPolicyTests {
     /// stayed in the process. With glibc's defaults, a block this size in a fresh process comes
     /// from a mapping of its own, unmapped when freed, so the second block's 4,096 pages would
     /// each fault again.
-    @Test func freedMemoryIsKeptForTheNextFrame() throws {
+    @Test(.enabled(if: !underSanitizer, "a sanitizer's allocator replaces glibc's malloc, which the policy sets"))
+    func freedMemoryIsKeptForTheNextFrame() throws {
         #expect(HeapPolicy.keepFreedMemory())
         let size = 16 << 20, pages = size / 4096
         let first = try #require(malloc(size))

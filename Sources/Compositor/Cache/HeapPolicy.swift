@@ -15,8 +15,9 @@ public enum HeapPolicy {
     /// instead of returning it to the system, and to serve blocks of up to 32 MiB from its
     /// heaps (so they are reused) rather than from a new mapping each.
     ///
-    /// - Returns: whether the allocator took the setting (false with a C library other than
-    ///   glibc, where nothing changes).
+    /// - Returns: whether glibc's malloc took the setting (false with another C library, where
+    ///   nothing changes). Under AddressSanitizer or ThreadSanitizer, whose allocators replace
+    ///   malloc, it has no effect.
     @discardableResult
     public static func keepFreedMemory(upTo bytes: Int = 256 << 20) -> Bool {
         raster_keep_freed_memory(max(0, bytes), 32 << 20) == 1
