@@ -157,13 +157,14 @@ public enum DisplayItem: Hashable, Sendable {
             get { box.fields.sourceTag }
             set { fields.sourceTag = newValue }
         }
-        /// Whether `path` is a stroke's outline (`shape.stroke(…)`): its windings then have one
-        /// sign by construction, so under the non-zero rule its coverage is accumulated, even
-        /// at `.exact`, where the outline overlaps itself (DESIGN.md, "Rasterization quality":
-        /// only opposite windings are resolved exactly). Off by at most the area a pixel has
-        /// covered twice, where a part of it is covered twice and a part not at all
-        /// (`CoverageQualityTests`).
-        var strokeOutline: Bool {
+        /// Whether `path` is a stroke's outline (`shape.stroke(…)`, an SVG stroke): its windings
+        /// then have one sign by construction, so under the non-zero rule its coverage is
+        /// accumulated, even at `.exact`, where the outline overlaps itself (DESIGN.md,
+        /// "Rasterization quality": only opposite windings are resolved exactly). Off by at
+        /// most the area a pixel has covered twice, where a part of it is covered twice and a
+        /// part not at all (`CoverageQualityTests`). Set it only on a path made by
+        /// `Path.strokedPath` (transformed, not combined with other paths).
+        public var strokeOutline: Bool {
             get { box.fields.strokeOutline }
             set { fields.strokeOutline = newValue }
         }
