@@ -191,17 +191,17 @@ import Testing
         _ = try renderer.render(view, size: CGSize(width: 300, height: 100), scale: 2)
         let (stats, trace) = (renderer.lastStats, renderer.lastTrace)
         // One span for the render, one per timed call (3 layout/lowering/planning, 6 leaves, 1
-        // group composite, 4 shadows, and the batch's flushes before the group and before each
-        // leaf with a shadow) except that calls of one phase with nothing else recorded between
-        // share one (the group's 3 leaves and its batch; a flush and the leaf drawn after it);
-        // one per offscreen image.
+        // group composite, 4 shadows, the batches begun and ended, and no flush: no fill is
+        // recorded before a leaf with a shadow or the group) except that calls of one phase with
+        // nothing else recorded between share one (the group layer's batch start, its 3 leaves
+        // and its batch end; the last leaf and the surface's batch end); one per offscreen image.
         #expect(trace.spans.first?.name == "render")
         #expect(trace.spans.filter { $0.category == "layer" }.map(\.name) .sorted()
                 == stats.layers.map(\.kind.rawValue).sorted())
         #expect(stats.leafDraws == 6)
         #expect(trace.spans.filter { $0.category == "phase" }.map(\.name)
                 == ["layout", "lowering", "planning", "rasterization", "rasterization", "filters", "composition",
-                    "rasterization", "filters", "rasterization", "filters", "rasterization", "filters", "rasterization"])
+                    "filters", "rasterization", "filters", "rasterization", "filters", "rasterization"])
         // Each layer span names its layer: every index once, with that layer's kind and bounds
         // (spans close in release order, the layers list is in allocation order).
         let indexed = trace.spans.filter { $0.category == "layer" }.compactMap { span in span.args["index"].flatMap(Int.init).map { ($0, span) } }

@@ -494,6 +494,9 @@ public final class Rasterizer {
         return target.pixels == surface.data && target.stride == surface.stride
     }
 
+    /// Whether fills are recorded and not drawn yet (what `flushBatch` would draw).
+    public var hasRecordedFills: Bool { !pending.isEmpty || !batch.isEmpty }
+
     /// Draws the recorded fills now (the batch stays begun).
     public func flushBatch() throws {
         if !pending.isEmpty {

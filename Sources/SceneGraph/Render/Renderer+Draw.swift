@@ -15,10 +15,12 @@ extension Renderer {
         for item in items {
             switch item {
             case let .leaf(leaf, plan):
-                if !Self.batches(leaf) { try recorder.time(.rasterization) { try rasterizer.flushBatch() } }
+                // (Timed only when there is something to draw: a page of labels has no fills to
+                // flush before each of its 500 texts.)
+                if !Self.batches(leaf), rasterizer.hasRecordedFills { try recorder.time(.rasterization) { try rasterizer.flushBatch() } }
                 try drawLeaf(leaf, plan, on: canvas, origin: origin)
             case let .group(group, plan):
-                try recorder.time(.rasterization) { try rasterizer.flushBatch() }
+                if rasterizer.hasRecordedFills { try recorder.time(.rasterization) { try rasterizer.flushBatch() } }
                 try drawGroup(group, plan, on: canvas, origin: origin)
             }
         }
