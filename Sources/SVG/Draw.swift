@@ -96,12 +96,8 @@ struct SVGDrawer {
                     // says), within the device tolerance divided by the largest scale.
                     let tolerance = strokeFlatteningTolerance / max(1e-6, maximumScale(t))
                     let outline = try shape.path.strokedPath(stroke.style, tolerance: tolerance, limits: limits)
-                    if !outline.isEmpty {
-                        // Accumulated as the scene graph's strokes are (one sign of winding).
-                        var leaf = DisplayItem.Leaf(path: outline.applying(t), fill: paint, fillRule: .nonZero)
-                        leaf.strokeOutline = true
-                        out.append(.leaf(leaf))
-                    }
+                    // Accumulated as the scene graph's strokes are (one sign of winding).
+                    if !outline.isEmpty { out.append(.leaf(.init(path: outline.applying(t), fill: paint, strokeOutline: true))) }
                 }
             case .markers:
                 for marker in shape.markers { try draw(marker, t, into: &out) }

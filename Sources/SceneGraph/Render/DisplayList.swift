@@ -170,15 +170,16 @@ public enum DisplayItem: Hashable, Sendable {
         }
 
         public init(path: Path, fill: ShapeFill, fillRule: FillRule = .nonZero, blendMode: BlendMode = .normal,
-                    clips: [ClipPath] = [], shadows: [DropShadow] = [], glyphs: GlyphRun? = nil, text: String? = nil) {
+                    clips: [ClipPath] = [], shadows: [DropShadow] = [], glyphs: GlyphRun? = nil, text: String? = nil,
+                    strokeOutline: Bool = false) {
             self.init(path: path, fill: fill, fillRule: fillRule, blendMode: blendMode, clips: clips, shadows: shadows, glyphs: glyphs,
-                      textSummary: text.map { .literal($0) })
+                      textSummary: text.map { .literal($0) }, strokeOutline: strokeOutline)
         }
 
         init(path: Path, fill: ShapeFill, fillRule: FillRule, blendMode: BlendMode, clips: [ClipPath], shadows: [DropShadow],
-             glyphs: GlyphRun?, textSummary: TextSummary?) {
+             glyphs: GlyphRun?, textSummary: TextSummary?, strokeOutline: Bool = false) {
             box = Box(Fields(path: path, fill: fill, fillRule: fillRule, blendMode: blendMode, clips: clips, shadows: shadows,
-                             glyphs: glyphs, textSummary: textSummary))
+                             glyphs: glyphs, textSummary: textSummary, strokeOutline: strokeOutline))
         }
 
         /// Equal when they draw the same (the source is not compared).

@@ -231,10 +231,8 @@ struct Lowering {
             case .failure(let error)?: throw error
             case nil: path = try geometry.path(local, _PathResolution(transform: place, limits: limits)).applying(place)
             }
-            var leaf = DisplayItem.Leaf(path: path, fill: fill, fillRule: rule, blendMode: context.blendMode ?? .normal,
-                                        clips: context.clips, shadows: context.leafShadows)
-            leaf.strokeOutline = geometry.strokeParts != nil
-            items.append(.leaf(leaf))
+            items.append(.leaf(.init(path: path, fill: fill, fillRule: rule, blendMode: context.blendMode ?? .normal,
+                                     clips: context.clips, shadows: context.leafShadows, strokeOutline: geometry.strokeParts != nil)))
         case let .image(content, _, filter):
             lowerPixels(content, filter: filter, in: rect, context, into: &items)
         case .drawing(let drawing, _):

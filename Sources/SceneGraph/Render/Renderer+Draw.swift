@@ -10,21 +10,25 @@ extension Renderer {
     func draw(_ items: [PlannedItem], on surface: Surface, origin: (x: Int, y: Int)) throws {
         let canvas = Canvas(surface, rasterizer: rasterizer)
         let outer = try recorder.time(.rasterization) { try rasterizer.beginBatch(on: surface) }
-        // A batch draws what it recorded when it is flushed: that is where most of a batched
-        // scene's rasterization happens, and it is timed as such.
         for item in items {
             switch item {
             case let .leaf(leaf, plan):
-                // (Timed only when there is something to draw: a page of labels has no fills to
-                // flush before each of its 500 texts.)
-                if !Self.batches(leaf), rasterizer.hasRecordedFills { try recorder.time(.rasterization) { try rasterizer.flushBatch() } }
+                if !Self.batches(leaf) { try flushBatch() }
                 try drawLeaf(leaf, plan, on: canvas, origin: origin)
             case let .group(group, plan):
-                if rasterizer.hasRecordedFills { try recorder.time(.rasterization) { try rasterizer.flushBatch() } }
+                try flushBatch()
                 try drawGroup(group, plan, on: canvas, origin: origin)
             }
         }
         try recorder.time(.rasterization) { try rasterizer.endBatch(restoring: outer) }
+    }
+
+    /// Draws the fills the batch recorded, timed as rasterization (where most of a batched
+    /// scene's drawing happens); with none recorded, nothing is timed (a page of labels has
+    /// nothing to flush before each of its 500 texts).
+    private func flushBatch() throws {
+        guard rasterizer.hasRecordedFills else { return }
+        try recorder.time(.rasterization) { try rasterizer.flushBatch() }
     }
 
     /// Whether a leaf's drawing is one solid source-over fill, which a batch may record.
