@@ -38,6 +38,30 @@ struct ExactRowScratch: ~Copyable {
     var totalDelta = ScratchBuffer<Int32>()
     var resolved = ScratchBuffer<Bool>()
     var chain = ScratchBuffer<Int32>()
+    /// Pieces met while counting the windings of pieces that start inside a strip with no
+    /// chain piece above them, since the owner last read it (statistics and tests: linear in
+    /// the strip's pieces, never their square).
+    var countingWork = 0
+    /// Strips above this many counting steps (starts × pieces) count in one sweep (tests set
+    /// it to 0 or `Int.max` to compare the two ways).
+    var countingBudget: Int?
+    var counted = ScratchBuffer<Int32>()
+    var starts = ScratchBuffer<Int32>()
+    var columnLow = ScratchBuffer<Int32>()
+    var columnHigh = ScratchBuffer<Int32>()
+    var columnStart = ScratchBuffer<Int32>()
+    var columnPieces = ScratchBuffer<Int32>()
+    var sweep = ScratchBuffer<SweepStep>()
+    var startOrder = ScratchBuffer<SweepStep>()
+    var fenwick = ScratchBuffer<Int32>()
+}
+
+/// A height where a piece enters or leaves the sweep of `countStartWindings`, or a start
+/// whose winding it finds there.
+struct SweepStep {
+    var y: Double
+    var delta: Int32
+    var index: Int32
 }
 
 /// Accumulates one strip of rows (`rowTop` to `rowBottom`) so that the fill rule is applied
@@ -277,13 +301,14 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
     for g in guardFirst..<k { s.resolved[g] = true }
     // Pieces starting inside the row: inherit from the chain piece ending where they start
     // (a pass-through vertex), else count.
+    countStartWindings(p, rowTop: rowTop, columns: columns, &s)
     for start in 0..<k where !s.resolved[start] {
         s.chain.removeAll()
         var cur = start
         while true {
             s.chain.append(Int32(cur))
             guard let above = chainPredecessor(p, cur) else {
-                resolveByCounting(cur, p, &s)
+                assignCounted(cur, p, &s)
                 s.chain.count -= 1
                 break
             }
@@ -401,30 +426,153 @@ private func chainPredecessor(_ p: UnsafeBufferPointer<Piece>, _ i: Int) -> Int?
     return nil
 }
 
-/// Sets the top winding of piece `i` (and of its partner, when two pieces start at the same
-/// vertex, a local top of the path) by counting the directions of the pieces present just
-/// below that height and left of the point. Ties are ordered totally, by x, then slope, then
-/// index: coincident pieces (verticals clamped to the band's left edge, say) must see one
-/// another in a consistent order, and any consistent order gives them the right net.
-private func resolveByCounting(_ i: Int, _ p: UnsafeBufferPointer<Piece>, _ s: inout ExactRowScratch) {
+/// The other piece starting at the vertex where piece `i` starts, in the same contour (a
+/// local top of the path): the piece beside it in the row's list, else −1.
+@inline(__always)
+private func startPartner(_ i: Int, _ p: UnsafeBufferPointer<Piece>) -> Int {
     let c = p[i]
-    let yv = c.ya, xv = c.xa
-    var partner = -1
-    if i > 0, p[i - 1].ya == yv, p[i - 1].xa == xv, p[i - 1].contour == c.contour { partner = i - 1 }
-    else if i + 1 < p.count, p[i + 1].ya == yv, p[i + 1].xa == xv, p[i + 1].contour == c.contour { partner = i + 1 }
-    @inline(__always) func leftOf(_ j: Int, _ a: Piece, _ ia: Int) -> Bool {
-        let q = p[j]
-        let xq = q.x(at: yv)
-        return xq < a.xa || (xq == a.xa && (q.slope < a.slope || (q.slope == a.slope && j < ia)))
+    if i > 0, p[i - 1].ya == c.ya, p[i - 1].xa == c.xa, p[i - 1].contour == c.contour { return i - 1 }
+    if i + 1 < p.count, p[i + 1].ya == c.ya, p[i + 1].xa == c.xa, p[i + 1].contour == c.contour { return i + 1 }
+    return -1
+}
+
+/// Whether piece `j` passes left of where piece `a` (index `ia`) starts, just below that
+/// height. Ties are ordered totally, by x, then slope, then index: coincident pieces (verticals
+/// clamped to the band's left edge, say) must see one another in a consistent order, and any
+/// consistent order gives them the right net.
+@inline(__always)
+private func passesLeft(_ j: Int, of a: Piece, _ ia: Int, _ p: UnsafeBufferPointer<Piece>) -> Bool {
+    let q = p[j]
+    let xq = q.x(at: a.ya)
+    return xq < a.xa || (xq == a.xa && (q.slope < a.slope || (q.slope == a.slope && j < ia)))
+}
+
+/// The winding left of every piece that starts inside the strip with no chain piece above it
+/// (where `resolved` is false and `chainPredecessor` finds nothing), into `counted`: the
+/// directions of the pieces present just below its start and left of it (`passesLeft`),
+/// itself and its `startPartner` left out.
+///
+/// Counted piece by piece, that costs starts × pieces: the square of the pieces in a strip
+/// full of local tops (a waveform of 40,000 samples filled: most of its render). Above
+/// `countingBudget` steps it is one sweep instead, with the same result: a piece whose
+/// columns end two or more left of the start's column passes left of it whatever rounding
+/// does, so those are summed by a sweep down the strip over a Fenwick tree by last column
+/// (O((k + starts) log k)); the pieces reaching the columns beside the start's (listed by
+/// column) are compared one by one as above. Work: the pieces' columns (as many as the cells
+/// their accumulation writes), the sort, and for each start the pieces in three columns.
+func countStartWindings(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, columns: Int, _ s: inout ExactRowScratch) {
+    let k = p.count
+    s.starts.removeAll()
+    for i in 0..<k where !s.resolved[i] && chainPredecessor(p, i) == nil { s.starts.append(Int32(i)) }
+    let m = s.starts.count
+    guard m > 0 else { return }
+    s.counted.resize(count: k)
+    if m * k <= s.countingBudget ?? 64 * (k + columns) {
+        for a in 0..<m {
+            let i = Int(s.starts[a])
+            let c = p[i]
+            let partner = startPartner(i, p)
+            var w: Int32 = 0
+            for j in 0..<k where j != i && j != partner {
+                let q = p[j]
+                guard q.ya <= c.ya, c.ya < q.yb else { continue }
+                if passesLeft(j, of: c, i, p) { w &+= q.dir }
+            }
+            s.counted[i] = w
+        }
+        s.countingWork &+= m * k
+        return
     }
-    var w: Int32 = 0
-    for j in 0..<p.count where j != i && j != partner {
-        let q = p[j]
-        guard q.ya <= yv, yv < q.yb else { continue }
-        if leftOf(j, c, i) { w &+= q.dir }
+    // Columns of each piece, and the pieces listed in every column they span (as many
+    // entries as the cells their accumulation writes).
+    @inline(__always) func column(_ x: Double) -> Int32 { Int32(min(columns - 1, max(0, Int(x)))) }
+    s.columnLow.resize(count: k)
+    s.columnHigh.resize(count: k)
+    s.columnStart.reset(count: columns + 1, to: 0)
+    for j in 0..<k {
+        let lo = column(p[j].xmin), hi = column(p[j].xmax)
+        s.columnLow[j] = lo
+        s.columnHigh[j] = hi
+        for c in Int(lo)...Int(hi) { s.columnStart[c + 1] &+= 1 }
     }
+    for c in 0..<columns { s.columnStart[c + 1] &+= s.columnStart[c] }
+    s.columnPieces.resize(count: Int(s.columnStart[columns]))
+    s.fenwick.reset(count: columns, to: 0)
+    let fill = s.fenwick.view
+    for c in 0..<columns { fill[c] = s.columnStart[c] }
+    for j in 0..<k {
+        for c in Int(s.columnLow[j])...Int(s.columnHigh[j]) {
+            s.columnPieces[Int(fill[c])] = Int32(j)
+            fill[c] &+= 1
+        }
+    }
+    s.countingWork &+= s.columnPieces.count
+    // The sweep: pieces enter at their top (those at the strip's top at once) and leave at
+    // their bottom; starts are answered in order of height, after every piece entering or
+    // leaving at or above it.
+    s.fenwick.reset(count: columns + 1, to: 0)
+    let tree = s.fenwick.view
+    @inline(__always) func add(_ column: Int32, _ delta: Int32) {
+        var n = Int(column) + 1
+        while n <= columns { tree[n] &+= delta; n += n & -n }
+    }
+    @inline(__always) func sum(through column: Int) -> Int32 {
+        var total: Int32 = 0
+        var n = column + 1
+        while n > 0 { total &+= tree[n]; n -= n & -n }
+        return total
+    }
+    s.sweep.removeAll()
+    for j in 0..<k {
+        let q = p[j]
+        if q.ya > rowTop { s.sweep.append(SweepStep(y: q.ya, delta: q.dir, index: Int32(j))) } else { add(s.columnHigh[j], q.dir) }
+        s.sweep.append(SweepStep(y: q.yb, delta: -q.dir, index: Int32(j)))
+    }
+    s.startOrder.removeAll()
+    for a in 0..<m { s.startOrder.append(SweepStep(y: p[Int(s.starts[a])].ya, delta: 0, index: s.starts[a])) }
+    var steps = UnsafeMutableBufferPointer(start: s.sweep.base, count: s.sweep.count)
+    steps.sort { $0.y < $1.y }
+    var order = UnsafeMutableBufferPointer(start: s.startOrder.base, count: m)
+    order.sort { $0.y < $1.y }
+    s.countingWork &+= s.sweep.count
+    var next = 0
+    for a in 0..<m {
+        let i = Int(order[a].index)
+        let c = p[i]
+        while next < steps.count, steps[next].y <= c.ya {
+            add(s.columnHigh[Int(steps[next].index)], steps[next].delta)
+            next += 1
+        }
+        let cv = Int(column(c.xa))
+        // Pieces ending two or more columns left: left of the start.
+        var w: Int32 = cv >= 2 ? sum(through: cv - 2) : 0
+        // Pieces reaching the columns beside it (cv − 1 … cv + 1), each once.
+        let partner = startPartner(i, p)
+        let c0 = max(0, cv - 1), c1 = min(columns - 1, cv + 1)
+        for x in c0...c1 {
+            for n in Int(s.columnStart[x])..<Int(s.columnStart[x + 1]) {
+                let j = Int(s.columnPieces[n])
+                // Listed in the column before too.
+                if x > c0, Int(s.columnLow[j]) < x { continue }
+                s.countingWork &+= 1
+                guard j != i, j != partner else { continue }
+                let q = p[j]
+                guard q.ya <= c.ya, c.ya < q.yb else { continue }
+                if passesLeft(j, of: c, i, p) { w &+= q.dir }
+            }
+        }
+        s.counted[i] = w
+    }
+}
+
+/// Sets the top winding of piece `i`, which starts inside the strip with no chain piece above
+/// it, from `countStartWindings`, and of its partner when two pieces start at the same vertex
+/// (a local top of the path): the one passing left first.
+private func assignCounted(_ i: Int, _ p: UnsafeBufferPointer<Piece>, _ s: inout ExactRowScratch) {
+    let w = s.counted[i]
+    let partner = startPartner(i, p)
     if partner >= 0 {
-        let partnerFirst = leftOf(partner, c, i)
+        let partnerFirst = passesLeft(partner, of: p[i], i, p)
         let (left, right) = partnerFirst ? (partner, i) : (i, partner)
         s.windingTop[left] = w
         s.windingTop[right] = w &+ p[left].dir
