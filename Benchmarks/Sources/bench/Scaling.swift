@@ -63,7 +63,7 @@ struct CrossingScalingRow: Codable {
 }
 
 func crossingSeries(runs: Int, quick: Bool) throws -> [CrossingScalingRow] {
-    print("\nscaling: S4 by curves (1024², exact tier, one thread); median of \(runs) runs, ms")
+    print("\nscaling: S4 by curves (1024², exact tier, one thread), then a filled waveform by samples (1000 × 600); median of \(runs) runs, ms")
     // (Padded in Swift: Foundation on Linux ignores a width on %@.)
     print("  " + "scene".rightPad(12) + ["curves", "crossings", "engine", "cairo", "ns/crossing"].map { " " + $0.leftPad(11) }.joined())
     var rows: [CrossingScalingRow] = []
@@ -99,5 +99,51 @@ func crossingSeries(runs: Int, quick: Bool) throws -> [CrossingScalingRow] {
         print("  ×2 curves: " + steps.map { String(format: "crossings ×%.2f, time ×%.2f", $0.0, $0.1) }.joined(separator: "; ")
               + (faster ? " (time grows faster than the crossings)" : " (time grows no faster than the crossings)"))
     }
+    // A filled waveform: random samples across 1,000 px, as an audio or chart plot draws
+    // them. Every sample is a local top or bottom and neighbouring edges cross, so strips hold
+    // many pieces that start inside them: the exact tier's windings there must not cost
+    // starts × pieces.
+    for samples in quick ? [10_000, 20_000, 40_000] : [10_000, 20_000, 40_000, 80_000] {
+        let scene = waveformScene(samples: samples)
+        let engine = try ReferenceRenderer(width: scene.width, height: scene.height)
+        engine.rasterizer.threads = 1
+        let cairo = CairoRenderer(width: scene.width, height: scene.height)
+        let before = engine.rasterizer.crossings
+        try engine.render(scene)
+        let crossings = engine.rasterizer.crossings - before
+        cairo.render(scene)
+        var te: [Double] = [], tc: [Double] = []
+        for _ in 0..<runs {
+            var t0 = now()
+            try engine.render(scene)
+            te.append(ms(now() - t0))
+            t0 = now()
+            cairo.render(scene)
+            tc.append(ms(now() - t0))
+        }
+        let e = median(te)
+        let row = CrossingScalingRow(name: scene.name, curves: samples, crossings: crossings, engineMs: e, cairoMs: median(tc),
+                                     nsPerCrossing: e * 1e6 / Double(max(1, crossings)))
+        rows.append(row)
+        print("  " + row.name.rightPad(12) + String(format: " %11d %11d %11.2f %11.2f %11.1f", samples, crossings, e, row.cairoMs, row.nsPerCrossing))
+    }
+    let waves = rows.filter { $0.name == "waveform" }
+    let steps = zip(waves, waves.dropFirst()).map { (Double($1.crossings) / Double(max(1, $0.crossings)), $1.engineMs / $0.engineMs) }
+    print("  ×2 samples: " + steps.map { String(format: "crossings ×%.2f, time ×%.2f", $0.0, $0.1) }.joined(separator: "; ")
+          + (steps.contains { $0.1 > $0.0 * 1.15 } ? " (time grows faster than the crossings)" : " (time grows no faster than the crossings)"))
     return rows
+}
+
+/// `samples` random heights across a 1000 × 600 canvas (LCG seed 1, ±125 px about y = 300),
+/// closed along y = 300 and filled non-zero.
+func waveformScene(samples: Int) -> ReferenceScene {
+    var g = SceneLCG(seed: 1)
+    let path = Path { p in
+        p.addLines([CGPoint(x: 0, y: 300)] + (0...samples).map { i in
+            CGPoint(x: Double(i) * 1000 / Double(samples), y: 300 + 250 * (g.u() - 0.5))
+        } + [CGPoint(x: 1000, y: 300)])
+        p.closeSubpath()
+    }
+    return ReferenceScene(name: "waveform", width: 1000, height: 600,
+                          ops: [.fill(path, Color(red: 0.27, green: 0.51, blue: 0.71), .nonZero)])
 }

@@ -45,6 +45,9 @@ struct ExactRowScratch: ~Copyable {
     /// Strips above this many counting steps (starts × pieces) count in one sweep (tests set
     /// it to 0 or `Int.max` to compare the two ways).
     var countingBudget: Int?
+    /// A piece's crossing events are insertion-sorted up to this many, else sorted (tests set
+    /// it to compare the two).
+    var insertionSortLimit = 32
     var counted = ScratchBuffer<Int32>()
     var starts = ScratchBuffer<Int32>()
     var columnLow = ScratchBuffer<Int32>()
@@ -252,11 +255,19 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
         s.sortedEvents[Int(s.columnCount[Int(ev.piece)])] = ev
         s.columnCount[Int(ev.piece)] &+= 1
     }
-    // Each piece has a few events: insertion sort beats a general sort's setup.
+    // Most pieces have a few events: insertion sort beats a general sort's setup. A piece
+    // crossing thousands (a long, almost horizontal edge: a closing edge tilted by a
+    // transform's rounding, under a waveform's samples) would cost their square: sorted.
+    // (Events at one height may come in any order: the parts between them have no height.)
     let ev = s.sortedEvents.view
     for i in 0..<k {
         let lo = Int(s.eventStart[i]), hi = Int(s.eventStart[i + 1])
         guard hi - lo > 1 else { continue }
+        if hi - lo > s.insertionSortLimit {
+            var group = UnsafeMutableBufferPointer(start: ev.base + lo, count: hi - lo)
+            group.sort { $0.y < $1.y }
+            continue
+        }
         for a in (lo + 1)..<hi {
             let e = ev[a]
             var b = a - 1
