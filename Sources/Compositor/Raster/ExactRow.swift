@@ -478,7 +478,22 @@ func countStartWindings(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, columns
     let m = s.starts.count
     guard m > 0 else { return }
     s.counted.resize(count: k)
-    if m * k <= s.countingBudget ?? 64 * (k + columns) {
+    // Columns of each piece, and how many list entries the sweep would make (as many as the
+    // cells the pieces' accumulation writes).
+    @inline(__always) func column(_ x: Double) -> Int32 { Int32(min(columns - 1, max(0, Int(x)))) }
+    s.columnLow.resize(count: k)
+    s.columnHigh.resize(count: k)
+    var entries = 0
+    for j in 0..<k {
+        let lo = column(p[j].xmin), hi = column(p[j].xmax)
+        s.columnLow[j] = lo
+        s.columnHigh[j] = hi
+        entries += Int(hi - lo) + 1
+    }
+    // Counted one by one while that costs no more than a small multiple of the strip's own
+    // work, or of what the sweep would take (its entries and its sort).
+    let sweepCost = entries + 2 * k * (Int.bitWidth - k.leadingZeroBitCount)
+    if m * k <= s.countingBudget ?? max(64 * (k + columns), 2 * sweepCost) {
         for a in 0..<m {
             let i = Int(s.starts[a])
             let c = p[i]
@@ -494,18 +509,16 @@ func countStartWindings(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, columns
         s.countingWork &+= m * k
         return
     }
-    // Columns of each piece, and the pieces listed in every column they span (as many
-    // entries as the cells their accumulation writes).
-    @inline(__always) func column(_ x: Double) -> Int32 { Int32(min(columns - 1, max(0, Int(x)))) }
-    s.columnLow.resize(count: k)
-    s.columnHigh.resize(count: k)
+    // The pieces listed in every column they span: counted as a difference (+1 at the first
+    // column, −1 after the last), summed into each column's start.
     s.columnStart.reset(count: columns + 1, to: 0)
     for j in 0..<k {
-        let lo = column(p[j].xmin), hi = column(p[j].xmax)
-        s.columnLow[j] = lo
-        s.columnHigh[j] = hi
-        for c in Int(lo)...Int(hi) { s.columnStart[c + 1] &+= 1 }
+        s.columnStart[Int(s.columnLow[j]) + 1] &+= 1
+        if Int(s.columnHigh[j]) + 2 <= columns { s.columnStart[Int(s.columnHigh[j]) + 2] &-= 1 }
     }
+    // Now columnStart[c + 1] holds column c's count after a first prefix sum; a second makes
+    // the starts.
+    for c in 0..<columns { s.columnStart[c + 1] &+= s.columnStart[c] }
     for c in 0..<columns { s.columnStart[c + 1] &+= s.columnStart[c] }
     s.columnPieces.resize(count: Int(s.columnStart[columns]))
     s.fenwick.reset(count: columns, to: 0)
