@@ -45,8 +45,9 @@ import Testing
     }
 
     /// Random polygons inside one strip of 4 rows, vertices on a grid of half pixels (ties in
-    /// x, in y and in slope everywhere) or anywhere, several contours: counted one by one
-    /// (budget `Int.max`) and swept (budget 0), the lines drawn are the same.
+    /// x, in y and in slope everywhere) or anywhere, several contours, half of them beside a
+    /// guard column: counted one by one (budget `Int.max`) and swept (budget 0), the lines
+    /// drawn are the same.
     @Test(arguments: [FillRule.nonZero, .evenOdd], [false, true])
     func sweepCountsAsCountingDoes(rule: FillRule, onGrid: Bool) {
         var g = SceneLCG(seed: onGrid ? 5 : 6)
@@ -59,6 +60,19 @@ import Testing
                     return onGrid ? ((x * 2).rounded() / 2, max(0.5, (y * 2).rounded() / 2)) : (x, y)
                 }
                 p += pieces(points, contour: Int32(contour), firstSegment: Int32(p.count))
+            }
+            // Sometimes a guard column (what lies left of the band), last in the list, in
+            // order of height: the windings of parts of the path cut off on the left.
+            if g.u() < 0.5 {
+                var y = 0.0
+                while y < 4 {
+                    let next = min(4, y + 0.25 + g.u() * 2)
+                    let w = Int32(g.u() * 5) - 2
+                    if w != 0 {
+                        p.append(Piece(xa: 0.5, ya: y, xb: 0.5, yb: next, slope: 0, dir: w, segment: -1, contour: guardContour))
+                    }
+                    y = next
+                }
             }
             let counted = resolve(p, width: width + 1, rule: rule, budget: .max)
             let swept = resolve(p, width: width + 1, rule: rule, budget: 0)
