@@ -58,6 +58,31 @@ func cubicSecondDerivativeBound(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: 
     return 6 * max((ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
 }
 
+/// Where `Path.flatten` sends a path's polylines (see it for the order of the calls).
+protocol PolylineSink: ~Copyable {
+    mutating func moveTo(_ x: Double, _ y: Double)
+    mutating func lineTo(_ x: Double, _ y: Double)
+    mutating func close(explicit: Bool)
+    /// After the last `lineTo` of each element (where the path may have a corner).
+    mutating func elementEnd()
+}
+
+extension PolylineSink where Self: ~Copyable {
+    mutating func elementEnd() {}
+}
+
+/// The closures of `flatten(…moveTo:lineTo:close:elementEnd:)` as a sink.
+private struct ClosureSink: PolylineSink {
+    let onMove: (Double, Double) -> Void
+    let onLine: (Double, Double) -> Void
+    let onClose: (_ explicit: Bool) -> Void
+    let onElementEnd: () -> Void
+    func moveTo(_ x: Double, _ y: Double) { onMove(x, y) }
+    func lineTo(_ x: Double, _ y: Double) { onLine(x, y) }
+    func close(explicit: Bool) { onClose(explicit) }
+    func elementEnd() { onElementEnd() }
+}
+
 extension Path {
     /// Walks the path as polylines: `moveTo` starts a subpath, `lineTo` continues it and
     /// `close` ends it with a line back to its start. Curves are flattened within `tolerance`
@@ -79,6 +104,23 @@ extension Path {
                  balanced: Bool = false,
                  moveTo: (Double, Double) -> Void, lineTo: (Double, Double) -> Void, close: (_ explicit: Bool) -> Void,
                  elementEnd: () -> Void = {}) {
+        // (Non-escaping closures kept in a struct for the call: they do not outlive it.)
+        withoutActuallyEscaping(moveTo) { moveTo in
+            withoutActuallyEscaping(lineTo) { lineTo in
+                withoutActuallyEscaping(close) { close in
+                    withoutActuallyEscaping(elementEnd) { elementEnd in
+                        var sink = ClosureSink(onMove: moveTo, onLine: lineTo, onClose: close, onElementEnd: elementEnd)
+                        flatten(transform: transform, tolerance: tolerance, balanced: balanced, into: &sink)
+                    }
+                }
+            }
+        }
+    }
+
+    /// `flatten(…moveTo:lineTo:close:elementEnd:)` into a sink, specialized for it: the hot
+    /// callers (the rasterizer's edge building) get the points without a closure call each.
+    func flatten<Sink: PolylineSink & ~Copyable>(transform: CGAffineTransform = .identity, tolerance: Double = flatteningTolerance,
+                                                 balanced: Bool = false, into sink: inout Sink) {
         let t = transform
         @inline(__always) func map(_ p: CGPoint) -> (Double, Double) {
             (t.a * p.x + t.c * p.y + t.tx, t.b * p.x + t.d * p.y + t.ty)
@@ -88,14 +130,14 @@ extension Path {
         for element in elements {
             switch element {
             case .move(let p):
-                if open { close(false) }
+                if open { sink.close(explicit: false) }
                 (cx, cy) = map(p)
-                moveTo(cx, cy)
+                sink.moveTo(cx, cy)
                 open = true
             case .line(let p):
                 (cx, cy) = map(p)
-                lineTo(cx, cy)
-                elementEnd()
+                sink.lineTo(cx, cy)
+                sink.elementEnd()
             case .quadCurve(let p, let c):
                 let (x1, y1) = map(c), (x2, y2) = map(p)
                 let ddx = cx - 2 * x1 + x2, ddy = cy - 2 * y1 + y2
@@ -107,10 +149,10 @@ extension Path {
                 let ox = -2 * ddx * h2, oy = -2 * ddy * h2
                 for i in 1..<n {
                     let s = Double(i) / Double(n), u = 1 - s
-                    lineTo(u * u * x0 + 2 * u * s * x1 + s * s * x2 + ox, u * u * y0 + 2 * u * s * y1 + s * s * y2 + oy)
+                    sink.lineTo(u * u * x0 + 2 * u * s * x1 + s * s * x2 + ox, u * u * y0 + 2 * u * s * y1 + s * s * y2 + oy)
                 }
-                lineTo(x2, y2)
-                elementEnd()
+                sink.lineTo(x2, y2)
+                sink.elementEnd()
                 (cx, cy) = (x2, y2)
             case .curve(let p, let c1, let c2):
                 let (x1, y1) = map(c1), (x2, y2) = map(c2), (x3, y3) = map(p)
@@ -124,18 +166,18 @@ extension Path {
                 for i in 1..<n {
                     let s = Double(i) / Double(n), u = 1 - s
                     let b0 = u * u * u, b1 = 3 * u * u * s, b2 = 3 * u * s * s, b3 = s * s * s
-                    lineTo(b0 * x0 + b1 * x1 + b2 * x2 + b3 * x3 + k * (u * ax + s * bx),
+                    sink.lineTo(b0 * x0 + b1 * x1 + b2 * x2 + b3 * x3 + k * (u * ax + s * bx),
                            b0 * y0 + b1 * y1 + b2 * y2 + b3 * y3 + k * (u * ay + s * by))
                 }
-                lineTo(x3, y3)
-                elementEnd()
+                sink.lineTo(x3, y3)
+                sink.elementEnd()
                 (cx, cy) = (x3, y3)
             case .closeSubpath:
-                if open { close(true) }
+                if open { sink.close(explicit: true) }
                 open = false
             }
         }
-        if open { close(false) }
+        if open { sink.close(explicit: false) }
     }
 
     /// How many line segments `flatten` would produce (lines, curve steps and closing lines),

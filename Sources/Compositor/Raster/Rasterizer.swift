@@ -30,6 +30,51 @@ func perturbation(_ index: inout UInt32) -> (Double, Double) {
     return ((Double(h & 0xFFFF) - 32767.5) * scale, (Double(h >> 16) - 32767.5) * scale)
 }
 
+/// A path's flattened edges as the rasterizer builds them: each vertex moved by its
+/// `perturbation`, horizontal edges dropped (they add no area), each edge's contour, the
+/// device bounds and the contour shape check, and whether every point was finite.
+struct EdgeBuilder: PolylineSink, ~Copyable {
+    /// x0, y0, x1, y1 per edge, and its contour.
+    var flat = ScratchBuffer<Double>(capacity: 1)
+    var contours = ScratchBuffer<Int32>(capacity: 1)
+    var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+    /// The subpath's perturbed start and the last perturbed point.
+    var sx = 0.0, sy = 0.0, lx = 0.0, ly = 0.0
+    var finite = true
+    var contour: Int32 = -1
+    var vertex: UInt32 = 0
+    var shape = ContourShapeCheck()
+
+    @inline(__always) mutating func moveTo(_ x: Double, _ y: Double) {
+        minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+        shape.move(x, y)
+        let (dx, dy) = perturbation(&vertex)
+        sx = x + dx; sy = y + dy; lx = sx; ly = sy; contour += 1
+    }
+
+    @inline(__always) mutating func lineTo(_ x: Double, _ y: Double) {
+        if !(x.isFinite && y.isFinite) { finite = false; return }
+        minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+        shape.line(x, y)
+        let (dx, dy) = perturbation(&vertex)
+        let px = x + dx, py = y + dy
+        if py != ly {
+            flat.append(lx); flat.append(ly); flat.append(px); flat.append(py)
+            contours.append(contour)
+        }
+        lx = px; ly = py
+    }
+
+    @inline(__always) mutating func close(explicit: Bool) {
+        shape.close()
+        if sy != ly {
+            flat.append(lx); flat.append(ly); flat.append(sx); flat.append(sy)
+            contours.append(contour)
+        }
+        lx = sx; ly = sy
+    }
+}
+
 /// The most edges a path may have to join a batch of fills on one thread (`Rasterizer.drawCells`).
 let batchedEdgesOnOneThread = 8192
 
@@ -188,53 +233,22 @@ public final class Rasterizer {
         // Flattened into the rasterizer's scratch buffers, moved into locals and back: no
         // copy-on-write or exclusivity check per append (an Array's were a third of the cost
         // of building a circle's edges). Paths that need the exact tier copy them into arrays.
-        var flat = ScratchBuffer<Double>(capacity: 1), flatContours = ScratchBuffer<Int32>(capacity: 1)
-        swap(&flat, &flatSegments)
-        swap(&flatContours, &flatSegmentContours)
+        var edges = EdgeBuilder()
+        swap(&edges.flat, &flatSegments)
+        swap(&edges.contours, &flatSegmentContours)
         defer {
-            swap(&flat, &flatSegments)
-            swap(&flatContours, &flatSegmentContours)
+            swap(&edges.flat, &flatSegments)
+            swap(&edges.contours, &flatSegmentContours)
         }
-        flat.removeAll()
-        flatContours.removeAll()
-
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        var sx = 0.0, sy = 0.0, lx = 0.0, ly = 0.0
-        var finite = true
-        var contour: Int32 = -1
-        var vertex: UInt32 = 0
-        var shape = ContourShapeCheck()
-        path.flatten(transform: transform, tolerance: tolerance, balanced: true,
-                     moveTo: { x, y in
-                         minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
-                         shape.move(x, y)
-                         let (dx, dy) = perturbation(&vertex)
-                         sx = x + dx; sy = y + dy; lx = sx; ly = sy; contour += 1
-                     },
-                     lineTo: { x, y in
-                         if !(x.isFinite && y.isFinite) { finite = false; return }
-                         minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
-                         shape.line(x, y)
-                         let (dx, dy) = perturbation(&vertex)
-                         let px = x + dx, py = y + dy
-                         if py != ly {
-                             flat.append(lx); flat.append(ly); flat.append(px); flat.append(py)
-                             flatContours.append(contour)
-                         }
-                         lx = px; ly = py
-                     },
-                     close: { _ in
-                         shape.close()
-                         if sy != ly {
-                             flat.append(lx); flat.append(ly); flat.append(sx); flat.append(sy)
-                             flatContours.append(contour)
-                         }
-                         lx = sx; ly = sy
-                     })
-        guard finite, sx.isFinite, sy.isFinite else {
+        edges.flat.removeAll()
+        edges.contours.removeAll()
+        path.flatten(transform: transform, tolerance: tolerance, balanced: true, into: &edges)
+        guard edges.finite, edges.sx.isFinite, edges.sy.isFinite else {
             throw RasterError.nonFiniteGeometry(element: firstNonFiniteElement(path, transform))
         }
-        guard !flat.isEmpty, opacity > 0 else { return }
+        let (flat, flatContours, shape) = (edges.flat.buffer, edges.contours.buffer, edges.shape)
+        let (minX, minY, maxX, maxY) = (edges.minX, edges.minY, edges.maxX, edges.maxY)
+        guard flat.count > 0, opacity > 0 else { return }
 
         // Device bounds of the path, in whole pixels, intersected with the clip. Coordinates
         // beyond the clip are clamped before conversion, so enormous values cannot overflow.
@@ -246,7 +260,7 @@ public final class Rasterizer {
         let width = x1 - x0
         let cellsFit = usesCells && width < cellMaximumExtent && y1 - y0 < cellMaximumExtent
         if cellsFit, coverageQuality == .fast || shape.simple {
-            try rasterizeCells(flat.buffer, region: PixelRect(x: x0, y: y0, width: width, height: y1 - y0), fillRule: fillRule,
+            try rasterizeCells(flat, region: PixelRect(x: x0, y: y0, width: width, height: y1 - y0), fillRule: fillRule,
                                opacity: opacity, shift: shape.simple ? cellShiftSimple : cellShiftFast, solid: solid,
                                gradient: gradient, emit: emit)
             return
@@ -257,8 +271,8 @@ public final class Rasterizer {
         defer { segments = segs; segmentContours = contours }
         segs.removeAll(keepingCapacity: true)
         contours.removeAll(keepingCapacity: true)
-        segs.append(contentsOf: flat.buffer)
-        contours.append(contentsOf: flatContours.buffer)
+        segs.append(contentsOf: flat)
+        contours.append(contentsOf: flatContours)
         // Cells: a guard column on the left (where geometry left of the band lands, see
         // `appendClipped`), the band's `width` columns, and two on the right that the
         // accumulation may touch.
