@@ -81,16 +81,17 @@ import Testing
     }
 
     /// A filled waveform of `teeth` teeth, 10 to a pixel, each a local top inside the strip,
-    /// closed by a floor below them.
-    private func waveform(teeth: Int) -> [Piece] {
+    /// closed by an edge from `closing.right` at its right end back to `closing.left` (a floor
+    /// below the teeth, or a line through them).
+    private func waveform(teeth: Int, closing: (left: Double, right: Double) = (3.9, 3.9)) -> [Piece] {
         let width = Double(teeth) / 10
-        var points: [(Double, Double)] = [(1, 3.9)]
+        var points: [(Double, Double)] = [(1, closing.left)]
         for t in 0..<teeth {
             let x = 1 + width * Double(t) / Double(teeth)
             points.append((x, 0.2 + 0.1 * Double(t % 7)))
             points.append((x + 0.05, 3.0 + 0.05 * Double(t % 5)))
         }
-        points.append((1 + width, 3.9))
+        points.append((1 + width, closing.right))
         return pieces(points)
     }
 
@@ -120,15 +121,7 @@ import Testing
     /// render), they give the same lines.
     @Test(arguments: [FillRule.nonZero, .evenOdd]) func manyCrossingsOfOnePieceAreSorted(rule: FillRule) {
         let teeth = 2_000
-        let width = Double(teeth) / 10
-        var points: [(Double, Double)] = [(1, 2.0)]
-        for t in 0..<teeth {
-            let x = 1 + width * Double(t) / Double(teeth)
-            points.append((x, 0.2 + 0.1 * Double(t % 7)))
-            points.append((x + 0.05, 3.0 + 0.05 * Double(t % 5)))
-        }
-        points.append((1 + width, 2.0 + 1e-7))
-        let p = pieces(points)
+        let p = waveform(teeth: teeth, closing: (2.0, 2.0 + 1e-7))
         let sorted = resolve(p, width: teeth / 10 + 3, rule: rule, budget: nil, insertionSortLimit: 0)
         let inserted = resolve(p, width: teeth / 10 + 3, rule: rule, budget: nil, insertionSortLimit: .max)
         #expect(sorted.lines.count > 4 * teeth)

@@ -67,44 +67,8 @@ func crossingSeries(runs: Int, quick: Bool) throws -> [CrossingScalingRow] {
     // (Padded in Swift: Foundation on Linux ignores a width on %@.)
     print("  " + "scene".rightPad(12) + ["curves", "crossings", "engine", "cairo", "ns/crossing"].map { " " + $0.leftPad(11) }.joined())
     var rows: [CrossingScalingRow] = []
-    for rule in [FillRule.nonZero, .evenOdd] {
-        for curves in quick ? [500, 1000, 2000] : [500, 1000, 2000, 4000] {
-            let scene = ReferenceScene.s4(fillRule: rule, curves: curves)
-            let engine = try ReferenceRenderer(width: scene.width, height: scene.height)
-            engine.rasterizer.threads = 1
-            let cairo = CairoRenderer(width: scene.width, height: scene.height)
-            let before = engine.rasterizer.crossings
-            try engine.render(scene)
-            let crossings = engine.rasterizer.crossings - before
-            cairo.render(scene)
-            var te: [Double] = [], tc: [Double] = []
-            for _ in 0..<runs {
-                var t0 = now()
-                try engine.render(scene)
-                te.append(ms(now() - t0))
-                t0 = now()
-                cairo.render(scene)
-                tc.append(ms(now() - t0))
-            }
-            let e = median(te)
-            let row = CrossingScalingRow(name: scene.name, curves: curves, crossings: crossings, engineMs: e, cairoMs: median(tc),
-                                         nsPerCrossing: e * 1e6 / Double(max(1, crossings)))
-            rows.append(row)
-            print("  " + row.name.rightPad(12) + String(format: " %11d %11d %11.2f %11.2f %11.1f", curves, crossings, e, row.cairoMs, row.nsPerCrossing))
-        }
-        // Each doubling of the curves: how much the crossings and the time grow.
-        let mine = rows.filter { $0.name.hasPrefix(rule == .nonZero ? "S4-nz" : "S4-eo") }
-        let steps = zip(mine, mine.dropFirst()).map { (Double($1.crossings) / Double(max(1, $0.crossings)), $1.engineMs / $0.engineMs) }
-        let faster = steps.contains { $0.1 > $0.0 * 1.15 }
-        print("  ×2 curves: " + steps.map { String(format: "crossings ×%.2f, time ×%.2f", $0.0, $0.1) }.joined(separator: "; ")
-              + (faster ? " (time grows faster than the crossings)" : " (time grows no faster than the crossings)"))
-    }
-    // A filled waveform: random samples across 1,000 px, as an audio or chart plot draws
-    // them. Every sample is a local top or bottom and neighbouring edges cross, so strips hold
-    // many pieces that start inside them: the exact tier's windings there must not cost
-    // starts × pieces.
-    for samples in quick ? [10_000, 20_000, 40_000] : [10_000, 20_000, 40_000, 80_000] {
-        let scene = waveformScene(samples: samples)
+    // One scene drawn on one thread beside cairo: its crossings and median times.
+    func measure(_ scene: ReferenceScene, size: Int) throws {
         let engine = try ReferenceRenderer(width: scene.width, height: scene.height)
         engine.rasterizer.threads = 1
         let cairo = CairoRenderer(width: scene.width, height: scene.height)
@@ -122,15 +86,32 @@ func crossingSeries(runs: Int, quick: Bool) throws -> [CrossingScalingRow] {
             tc.append(ms(now() - t0))
         }
         let e = median(te)
-        let row = CrossingScalingRow(name: scene.name, curves: samples, crossings: crossings, engineMs: e, cairoMs: median(tc),
+        let row = CrossingScalingRow(name: scene.name, curves: size, crossings: crossings, engineMs: e, cairoMs: median(tc),
                                      nsPerCrossing: e * 1e6 / Double(max(1, crossings)))
         rows.append(row)
-        print("  " + row.name.rightPad(12) + String(format: " %11d %11d %11.2f %11.2f %11.1f", samples, crossings, e, row.cairoMs, row.nsPerCrossing))
+        print("  " + row.name.rightPad(12) + String(format: " %11d %11d %11.2f %11.2f %11.1f", size, crossings, e, row.cairoMs, row.nsPerCrossing))
     }
-    let waves = rows.filter { $0.name == "waveform" }
-    let steps = zip(waves, waves.dropFirst()).map { (Double($1.crossings) / Double(max(1, $0.crossings)), $1.engineMs / $0.engineMs) }
-    print("  ×2 samples: " + steps.map { String(format: "crossings ×%.2f, time ×%.2f", $0.0, $0.1) }.joined(separator: "; ")
-          + (steps.contains { $0.1 > $0.0 * 1.15 } ? " (time grows faster than the crossings)" : " (time grows no faster than the crossings)"))
+    // Each doubling: how much the crossings and the time grow.
+    func verdict(_ series: [CrossingScalingRow], _ what: String) {
+        let steps = zip(series, series.dropFirst()).map { (Double($1.crossings) / Double(max(1, $0.crossings)), $1.engineMs / $0.engineMs) }
+        let faster = steps.contains { $0.1 > $0.0 * 1.15 }
+        print("  ×2 \(what): " + steps.map { String(format: "crossings ×%.2f, time ×%.2f", $0.0, $0.1) }.joined(separator: "; ")
+              + (faster ? " (time grows faster than the crossings)" : " (time grows no faster than the crossings)"))
+    }
+    for rule in [FillRule.nonZero, .evenOdd] {
+        for curves in quick ? [500, 1000, 2000] : [500, 1000, 2000, 4000] {
+            try measure(ReferenceScene.s4(fillRule: rule, curves: curves), size: curves)
+        }
+        verdict(rows.filter { $0.name.hasPrefix(rule == .nonZero ? "S4-nz" : "S4-eo") }, "curves")
+    }
+    // A filled waveform: random samples across 1,000 px, as an audio or chart plot draws
+    // them. Every sample is a local top or bottom and neighbouring edges cross, so strips hold
+    // many pieces that start inside them: the exact tier's windings there must not cost
+    // starts × pieces.
+    for samples in quick ? [10_000, 20_000, 40_000] : [10_000, 20_000, 40_000, 80_000] {
+        try measure(waveformScene(samples: samples), size: samples)
+    }
+    verdict(rows.filter { $0.name == "waveform" }, "samples")
     return rows
 }
 
