@@ -77,9 +77,11 @@ struct SweepStep {
 /// inside regions are then disjoint with winding 0 or 1, so the row's prefix sums are exact
 /// covered areas. A piece's left winding changes only where another piece crosses it, so it is
 /// found once per piece (from the order at the row's top, from the chain piece above it at a
-/// pass-through vertex, or by counting the pieces to its left at other vertices) and updated at
-/// each crossing and where it passes between the two ends of a horizontal edge. Cost: O(k + width + pairs whose x ranges overlap) for k pieces: both orders
-/// it needs come from counting sorts by pixel column.
+/// pass-through vertex, or from the pieces to its left at other vertices:
+/// `countStartWindings`) and updated at each crossing and where it passes between the two ends
+/// of a horizontal edge. Cost: O(k log k + width + the cells the pieces span + pairs whose x
+/// ranges overlap) for k pieces, never k²: both orders it needs come from counting sorts by
+/// pixel column, and a piece's crossings are sorted.
 ///
 /// Returns false, having drawn nothing, when the strip holds more pairs of pieces whose x
 /// ranges overlap than `crossingPairBudget(k)` allows (a star of thousands of long edges
@@ -480,7 +482,7 @@ func countStartWindings(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, columns
     s.counted.resize(count: k)
     // Columns of each piece, and how many list entries the sweep would make (as many as the
     // cells the pieces' accumulation writes).
-    @inline(__always) func column(_ x: Double) -> Int32 { Int32(min(columns - 1, max(0, Int(x)))) }
+    @inline(__always) func column(_ x: Double) -> Int32 { Int32(min(Double(columns - 1), max(0, x))) }
     s.columnLow.resize(count: k)
     s.columnHigh.resize(count: k)
     var entries = 0
