@@ -44,14 +44,14 @@ import Testing
         return (sink.lines, scratch.countingWork)
     }
 
-    /// Random polygons inside one strip of 4 rows, vertices on a grid of half pixels (ties in
-    /// x, in y and in slope everywhere) or anywhere, several contours, half of them beside a
-    /// guard column: counted one by one (budget `Int.max`) and swept (budget 0), the lines
-    /// drawn are the same.
+    /// 200 random polygons per case inside one strip of 4 rows, vertices on a grid of half
+    /// pixels (ties in x, in y and in slope everywhere) or anywhere, several contours, half of
+    /// them beside a guard column: counted one by one (budget `Int.max`) and swept (budget 0),
+    /// the lines drawn are the same.
     @Test(arguments: [FillRule.nonZero, .evenOdd], [false, true])
     func sweepCountsAsCountingDoes(rule: FillRule, onGrid: Bool) {
         var g = SceneLCG(seed: onGrid ? 5 : 6)
-        for _ in 0..<30 {
+        for _ in 0..<200 {
             let width = 2 + Int(g.u() * 60)
             var p: [Piece] = []
             for contour in 0..<(1 + Int(g.u() * 3)) {
