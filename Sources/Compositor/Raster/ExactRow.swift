@@ -56,6 +56,8 @@ struct ExactRowScratch: ~Copyable {
     var columnPieces = ScratchBuffer<Int32>()
     var sweep = ScratchBuffer<SweepStep>()
     var startOrder = ScratchBuffer<SweepStep>()
+    /// Where the next piece of each column goes in `columnPieces`.
+    var columnNext = ScratchBuffer<Int32>()
     var fenwick = ScratchBuffer<Int32>()
 }
 
@@ -523,8 +525,8 @@ func countStartWindings(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, columns
     for c in 0..<columns { s.columnStart[c + 1] &+= s.columnStart[c] }
     for c in 0..<columns { s.columnStart[c + 1] &+= s.columnStart[c] }
     s.columnPieces.resize(count: Int(s.columnStart[columns]))
-    s.fenwick.reset(count: columns, to: 0)
-    let fill = s.fenwick.view
+    s.columnNext.resize(count: columns)
+    let fill = s.columnNext.view
     for c in 0..<columns { fill[c] = s.columnStart[c] }
     for j in 0..<k {
         for c in Int(s.columnLow[j])...Int(s.columnHigh[j]) {
