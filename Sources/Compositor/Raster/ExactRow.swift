@@ -457,7 +457,12 @@ private func startPartner(_ i: Int, _ p: UnsafeBufferPointer<Piece>) -> Int {
 /// consistent order gives them the right net.
 @inline(__always)
 private func passesLeft(_ j: Int, of a: Piece, _ ia: Int, _ p: UnsafeBufferPointer<Piece>) -> Bool {
-    let q = p[j]
+    passesLeft(p[j], j, of: a, ia)
+}
+
+/// `passesLeft` of piece `q`, whose index is `j`.
+@inline(__always)
+private func passesLeft(_ q: Piece, _ j: Int, of a: Piece, _ ia: Int) -> Bool {
     let xq = q.x(at: a.ya)
     return xq < a.xa || (xq == a.xa && (q.slope < a.slope || (q.slope == a.slope && j < ia)))
 }
@@ -498,19 +503,30 @@ func countStartWindings(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, columns
     // work, or of what the sweep would take (its entries and its sort).
     let sweepCost = entries + 2 * k * (Int.bitWidth - k.leadingZeroBitCount)
     if m * k <= s.countingBudget ?? max(64 * (k + columns), 2 * sweepCost) {
+        // The pieces in order of their left ends (`sorted`, from step 1 of
+        // `resolveRowExactly`): one whose left end lies right of a start never passes left of
+        // it, so only the prefix up to the start's x is read (half the strip on average). The
+        // prefix reaches a pixel further, beyond any rounding of `x(at:)` (a piece's x at a
+        // height can stray from its ends by a few ulps), and the sum is the same in any order.
+        let sorted = s.sorted.buffer, sortedIndex = s.sortedIndex.buffer
         for a in 0..<m {
             let i = Int(s.starts[a])
             let c = p[i]
             let partner = startPartner(i, p)
+            let reach = c.xa + 1
+            var lo = 0, hi = k
+            while lo < hi { let mid = (lo + hi) / 2; if sorted[mid].xmin <= reach { lo = mid + 1 } else { hi = mid } }
             var w: Int32 = 0
-            for j in 0..<k where j != i && j != partner {
-                let q = p[j]
+            for b in 0..<lo {
+                let j = Int(sortedIndex[b])
+                guard j != i, j != partner else { continue }
+                let q = sorted[b]
                 guard q.ya <= c.ya, c.ya < q.yb else { continue }
-                if passesLeft(j, of: c, i, p) { w &+= q.dir }
+                if passesLeft(q, j, of: c, i) { w &+= q.dir }
             }
             s.counted[i] = w
+            s.countingWork &+= lo
         }
-        s.countingWork &+= m * k
         return
     }
     // The pieces listed in every column they span: counted as a difference (+1 at the first
