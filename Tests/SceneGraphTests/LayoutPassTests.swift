@@ -57,6 +57,42 @@ import Testing
     /// makes for that width and height, though the pass makes one layout per width and reuses
     /// it for heights that drop no line: one-line and wrapped texts, a line limit, heights of
     /// 0, below, at and above the text's height, and none.
+    /// A Text laid out at one width and then proposed the width it chose (as a frame wider
+    /// than its label places it) reuses the first layout, and that is the very layout
+    /// `layOut` makes for the narrower width: wrapped, centred and trailing lines, right-to-left
+    /// and mixed lines, CJK, a word broken between characters, hanging spaces and newlines. A
+    /// truncated layout is not reused (its ellipsis depends on the width).
+    @Test(arguments: [TextAlignment.leading, .center, .trailing])
+    func aTextPlacedAtItsOwnWidthReusesItsLayout(alignment: TextAlignment) throws {
+        let font = try SystemFont.instance(size: 17, weight: 400, italic: false)
+        let strings = ["Disponible", "one two three four five six seven eight", "trailing spaces   \nand a second paragraph",
+                       "abcdefghijklmnopqrstuvwxyz", "שלום עולם and English mixed in one line", "مرحبا بالعالم كيف حالك اليوم",
+                       "日本語の文章は単語の間に空白がありません", "a\n\nb"]
+        var reused = 0
+        for string in strings {
+            for (width, limit) in [(nil, nil), (30, nil), (60, nil), (95, nil), (140, nil), (1000, nil), (60, 1)] as [(CGFloat?, Int?)] {
+                let pass = LayoutPass(resolve(Text(string).lineLimit(limit).multilineTextAlignment(alignment)))
+                let text = try #require((0..<pass.nodeCount).first { if case .leaf(.text) = pass.node($0) { true } else { false } })
+                let first = pass.textLayout(text, ProposedSize(width: width, height: nil))
+                let own = first.size.width
+                let runs = [TextRun(text: string, font: font, size: 17)]
+                let paragraph = ParagraphStyle(lineLimit: limit, alignment: alignment)
+                // Its own width, then narrower ones (which must lay it out anew).
+                for (narrower, height) in [(own, nil), (own, first.size.height), (own - 0.5, nil), (own * 0.7, nil)] as [(CGFloat, CGFloat?)] {
+                    let got = pass.textLayout(text, ProposedSize(width: narrower, height: height))
+                    let want = layOut(runs, paragraph: paragraph, width: Double(narrower), height: height.map(Double.init))
+                    #expect(got.size == want.size && got.truncated == want.truncated
+                            && got.lines.map(\.glyphs) == want.lines.map(\.glyphs),
+                            "\(string) \(String(describing: width)) \(String(describing: limit)) at \(narrower)")
+                    if got.id == first.id { reused += 1 }
+                    #expect(!first.truncated || got.id != first.id)
+                }
+            }
+        }
+        // The untruncated first layouts, at their own width, with and without a height.
+        #expect(reused > 50, "\(reused)")
+    }
+
     @Test func textLayoutsIgnoreHeightsThatDropNothing() throws {
         let font = try SystemFont.instance(size: 17, weight: 400, italic: false)
         for (string, limit) in [("Disponible", nil), ("one two three four five six seven", nil), ("one two three four five six", 2)] as [(String, Int?)] {

@@ -264,8 +264,19 @@ final class LayoutPass {
         let width = proposal.width.map(Double.init)
         let unbounded = ProposedSize(width: proposal.width, height: nil)
         let free: TextLayout
+        let room = proposal.width ?? .infinity
         if let known = texts[slot].layouts.first(where: { $0.0 == unbounded }) {
             free = known.1
+        } else if let wider = texts[slot].layouts.first(where: { entry in
+            entry.0.height == nil && !entry.1.truncated && (entry.0.width ?? .infinity) >= room && entry.1.size.width <= room
+        }) {
+            // Laid out wider already, and no line of it is wider than this: greedy breaking
+            // takes the same lines (every line taken still fits; every break was forced by a
+            // word that fits this width even less), and lines align within the widest, so the
+            // layout is the same. A text placed at the size it chose (a label in a wider
+            // frame) costs no second layout.
+            free = wider.1
+            texts[slot].layouts.append((unbounded, free))
         } else {
             free = layOut(runs, paragraph: paragraph, width: width)
             texts[slot].layouts.append((unbounded, free))
