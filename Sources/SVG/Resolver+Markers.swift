@@ -7,8 +7,9 @@ extension Resolver {
     /// its `refX`/`refY`, `orient`, `markerUnits` and viewBox, clipped to its viewport unless
     /// `overflow` is visible.
     mutating func markers(_ i: Int, _ path: Path, _ context: Context, stroke: SVGStroke?, fill: SVGFill?) -> [SVGNode] {
-        // Only path, line, polyline and polygon take markers.
-        guard ["path", "line", "polyline", "polygon"].contains(tree.elements[i].name) else { return [] }
+        // Every shape takes markers (SVG 2 §13.7.2: `marker-*` apply to shapes; SVG 1.1 had
+        // only path, line, polyline and polygon): a rect, circle or ellipse at the vertices of
+        // its equivalent path (`geometry`), as resvg draws them.
         let style = context.style
         func marker(_ name: String) -> Int? { referenced(style[name], "marker") }
         let start = marker("marker-start"), mid = marker("marker-mid"), end = marker("marker-end")
@@ -102,8 +103,9 @@ extension Resolver {
         case "auto": degrees = v.bisector * 180 / .pi
         case "auto-start-reverse": degrees = v.bisector * 180 / .pi + (isStart ? 180 : 0)
         default:
-            let t = orient.hasSuffix("deg") ? String(orient.dropLast(3)) : orient
-            degrees = SVGValue.number(t) ?? 0
+            // An angle in any CSS unit (deg, grad, rad, turn; SVG 2), or a number of degrees;
+            // anything else is the initial value, 0.
+            degrees = (SVGValue.number(orient) ?? Self.angle(orient)).flatMap { $0.isFinite ? $0 : nil } ?? 0
         }
         let scale = attribute(m, "markerUnits") == "userSpaceOnUse" ? 1 : strokeWidth
         let viewport = CGRect(x: 0, y: 0, width: mw, height: mh)
