@@ -37,14 +37,16 @@ extension Resolver {
         var outgoing: Double?
 
         /// The marker's angle for `orient="auto"`: the bisector of the two directions, or the
-        /// one that exists.
+        /// one that exists. Where they are exactly opposite (a cusp) either side bisects them;
+        /// as resvg (and the suite's renders) do, both are taken in [0, 2π) and the bisector
+        /// is the one turned from the incoming direction by half their difference, so a path
+        /// going up into a cusp and back down points its marker left (−x), not right.
         var bisector: Double {
             switch (incoming, outgoing) {
             case let (a?, b?):
-                var d = b - a
-                while d > .pi { d -= 2 * .pi }
-                while d < -.pi { d += 2 * .pi }
-                return a + d / 2
+                let i = a < 0 ? a + 2 * .pi : a, o = b < 0 ? b + 2 * .pi : b
+                let d = (o - i) / 2
+                return abs(d) > .pi / 2 ? i + d - .pi : i + d
             case let (a?, nil): return a
             case let (nil, b?): return b
             default: return 0

@@ -36,6 +36,25 @@ import Compositor
         #expect(alpha(s, 8, 14) == 0 && alpha(s, 9, 14) == 0, "\(orient)")
     }
 
+    /// `orient="auto"` bisects the directions into and out of a vertex; at a cusp (up into
+    /// (10, 6), then back down) they are opposite, and the marker points left as resvg draws
+    /// it: the bar covers x 2…10 of rows 5 and 6. Elsewhere the bisector is the usual one: at
+    /// a right-angle corner (right, then down) it points down and right, at 45°.
+    @Test func autoOrientAtACuspPointsLeft() throws {
+        let marker = """
+            <marker id='m' markerUnits='userSpaceOnUse' markerWidth='10' markerHeight='10' refY='1' overflow='visible' orient='auto'>
+              <rect width='8' height='2' fill='black'/>
+            </marker>
+            """
+        let cusp = try render(svg(marker + "<path d='M 10 18 L 10 6 L 10 18' fill='none' marker-mid='url(#m)'/>"))
+        #expect(alpha(cusp, 4, 5) == 255 && alpha(cusp, 4, 6) == 255)
+        #expect(alpha(cusp, 14, 5) == 0 && alpha(cusp, 14, 6) == 0)
+        let corner = try render(svg(marker + "<path d='M 2 4 L 10 4 L 10 16' fill='none' marker-mid='url(#m)'/>"))
+        // The bar's axis from (10, 4) along (1, 1)/√2: its point 4 units out is (12.83, 6.83).
+        #expect(alpha(corner, 12, 6) == 255)
+        #expect(alpha(corner, 6, 3) == 0 && alpha(corner, 14, 3) == 0)
+    }
+
     /// SVG 2 gives markers to every shape, at the vertices of its equivalent path: a rect's
     /// four corners (its start again at the close), an ellipse's four ends of its axes. A
     /// 2 × 2 square centred on each covers the pixels around it; the shapes themselves draw
