@@ -3,8 +3,9 @@ import Foundation
 /// The cascade: each element's specified properties from its presentation attributes, the
 /// document's style sheets and its `style` attribute, in CSS's order of precedence.
 struct Cascade {
-    /// Properties that may be written as presentation attributes (SVG 2's list, less text).
-    static let presentationAttributes: Set<String> = [
+    /// Properties read from style sheets and `style` attributes (SVG 2's presentation
+    /// attributes, less text, and the compositing properties).
+    static let properties: Set<String> = [
         "clip-path", "clip-rule", "color", "color-interpolation", "color-interpolation-filters", "display", "fill",
         "fill-opacity", "fill-rule", "filter", "flood-color", "flood-opacity", "image-rendering", "isolation",
         "lighting-color", "marker-start", "marker-mid", "marker-end", "mask", "mask-type", "mix-blend-mode", "opacity",
@@ -12,6 +13,10 @@ struct Cascade {
         "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit", "stroke-opacity", "stroke-width",
         "transform", "transform-origin", "visibility", "font-size",
     ]
+    /// Properties that may also be written as presentation attributes: all but
+    /// `mix-blend-mode` and `isolation`, which CSS Compositing defines as properties only (an
+    /// attribute `mix-blend-mode="overlay"` is ignored, as in browsers and resvg).
+    static let presentationAttributes = properties.subtracting(["mix-blend-mode", "isolation"])
     /// Properties a child takes from its parent unless it specifies them.
     static let inherited: Set<String> = [
         "clip-rule", "color", "color-interpolation", "color-interpolation-filters", "fill", "fill-opacity", "fill-rule",
@@ -48,7 +53,7 @@ struct Cascade {
             }
             var important: [String: String] = [:]
             func apply(_ d: StyleSheet.Declaration) {
-                guard Cascade.presentationAttributes.contains(d.name) || Cascade.geometryProperties.contains(d.name)
+                guard Cascade.properties.contains(d.name) || Cascade.geometryProperties.contains(d.name)
                         || d.name == "marker" else { return }
                 if d.name == "marker" {
                     for side in ["marker-start", "marker-mid", "marker-end"] {
