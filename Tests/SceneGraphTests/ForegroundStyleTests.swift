@@ -27,6 +27,22 @@ import Testing
         #expect(fills(Circle().opacity(0.5).foregroundStyle(.orange)) == [.color(Color.orange.opacity(0.5))])
     }
 
+    /// Styles that wrap the environment's (type-erased) are resolved inside; colours and
+    /// gradients are taken as they are, without a dynamic cast (`_readsEnvironment`).
+    @Test func wrappedEnvironmentStylesResolve() throws {
+        #expect(ForegroundStyle()._readsEnvironment && TintShapeStyle()._readsEnvironment)
+        #expect(AnyShapeStyle(ForegroundStyle())._readsEnvironment && AnyShapeStyle(AnyShapeStyle(TintShapeStyle()))._readsEnvironment)
+        #expect(!Color.red._readsEnvironment && !AnyShapeStyle(Color.red)._readsEnvironment)
+        #expect(!LinearGradient(colors: [.red, .blue], startPoint: .leading, endPoint: .trailing)._readsEnvironment)
+        let view = HStack {
+            Circle().fill(AnyShapeStyle(.foreground))
+            Circle().fill(AnyShapeStyle(.tint))
+            Circle().fill(AnyShapeStyle(Color.mint))
+        }
+        .foregroundStyle(.orange)
+        #expect(fills(view) == [.color(.orange), .color(.accentColor), .color(.mint)])
+    }
+
     @Test func gradientsAndDrawingGroupsInherit() throws {
         let gradient = LinearGradient(colors: [.red, .blue], startPoint: .leading, endPoint: .trailing)
         let view = ZStack { Circle().drawingGroup() }.foregroundStyle(gradient)

@@ -321,6 +321,7 @@ struct InterpolatedStyle: ShapeStyle {
     let from: any ShapeStyle
     let to: any ShapeStyle
     let progress: Double
+    var _readsEnvironment: Bool { from._readsEnvironment || to._readsEnvironment }
 
     func _fill(in rect: CGRect) -> ShapeFill {
         let a = from._fill(in: rect), b = to._fill(in: rect)

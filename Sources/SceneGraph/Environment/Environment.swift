@@ -9,6 +9,7 @@ import Foundation
 public struct TintShapeStyle: ShapeStyle, Hashable {
     public init() {}
     public func _fill(in rect: CGRect) -> ShapeFill { .color(.accentColor) }
+    public var _readsEnvironment: Bool { true }
 }
 
 extension ShapeStyle where Self == TintShapeStyle {
@@ -50,6 +51,7 @@ struct EnvironmentValues: Sendable {
     }
 
     private func replacing(_ style: any ShapeStyle, foreground: Bool, tint: Bool) -> any ShapeStyle {
+        guard style._readsEnvironment else { return style }
         switch style {
         case is ForegroundStyle where foreground:
             return foregroundStyle.map { replacing($0, foreground: false, tint: tint) } ?? ForegroundStyle()

@@ -26,6 +26,7 @@ public struct AnyShapeStyle: ShapeStyle {
     private let style: any ShapeStyle
     public init<S: ShapeStyle>(_ style: S) { self.style = (style as? AnyShapeStyle)?.style ?? style }
     public func _fill(in rect: CGRect) -> ShapeFill { style._fill(in: rect) }
+    public var _readsEnvironment: Bool { style._readsEnvironment }
     var base: any ShapeStyle { style }
 }
 
