@@ -67,8 +67,10 @@ extension Lowering {
             // frame that draws this layout at this scale, kept by the renderer.
             let origin = CGPoint(x: place.tx, y: place.ty)
             let key = TextLoweringMemo.Key(layout: text.layout.id, scale: place.a.bitPattern, ownStyles: text.styles.map { $0 != nil })
-            let lowered = textMemo?.lowered[key] ?? runs(of: text, groupOfRun: groupOfRun, groups: groups.count, scale: place.a)
-            if let textMemo, text.layout.id != 0, textMemo.lowered[key] == nil { textMemo.keep(lowered, for: key) }
+            // (One lookup: a hit is the steady state, a frame of labels makes hundreds.)
+            let known = textMemo?.lowered[key]
+            let lowered = known ?? runs(of: text, groupOfRun: groupOfRun, groups: groups.count, scale: place.a)
+            if known == nil, let textMemo, text.layout.id != 0 { textMemo.keep(lowered, for: key) }
             warnAbout(text, lowered.missing, lowered.fontconfig, at: context.source)
             for (k, group) in lowered.groups.enumerated() where !group.box.isNull {
                 let box = group.box.offsetBy(dx: origin.x, dy: origin.y)
