@@ -253,6 +253,14 @@ public enum FuzzTargets {
         let laid = layOut([TextRun(text: string, font: font, size: points)], paragraph: paragraph, width: width)
         guard laid.size.width.isFinite, laid.size.height.isFinite, laid.size.width >= 0, laid.size.height >= 0 else { return false }
         if limit > 0, laid.lines.count > limit { return false }
+        // What layout's reuse rests on: a text that fits the width it was laid out at, laid out
+        // again at the width it chose (its widest line), keeps its lines
+        // (`LayoutPass.textLayout`). (One that does not fit, a character wider than the line,
+        // may not: at its own width that character joins the line before.)
+        if !laid.truncated, width.map({ $0.isFinite && laid.size.width <= max(0, $0) }) ?? true {
+            let again = layOut([TextRun(text: string, font: font, size: points)], paragraph: paragraph, width: laid.size.width)
+            if again.lines.map(\.glyphs) != laid.lines.map(\.glyphs) { return false }
+        }
         return true
     }
 

@@ -67,10 +67,12 @@ import Testing
         let font = try SystemFont.instance(size: 17, weight: 400, italic: false)
         let strings = ["Disponible", "one two three four five six seven eight", "trailing spaces   \nand a second paragraph",
                        "abcdefghijklmnopqrstuvwxyz", "שלום עולם and English mixed in one line", "مرحبا بالعالم كيف حالك اليوم",
-                       "日本語の文章は単語の間に空白がありません", "a\n\nb"]
+                       "日本語の文章は単語の間に空白がありません", "a\n\nb", "\u{1}\u{1}\u{FFFD}"]
         var reused = 0
         for string in strings {
-            for (width, limit) in [(nil, nil), (30, nil), (60, nil), (95, nil), (140, nil), (1000, nil), (60, 1)] as [(CGFloat?, Int?)] {
+            // (At 1 pt a character is wider than the line: the text is wider than its proposal,
+            // and placed at its own width it must be laid out again, on one line.)
+            for (width, limit) in [(nil, nil), (1, nil), (30, nil), (60, nil), (95, nil), (140, nil), (1000, nil), (60, 1)] as [(CGFloat?, Int?)] {
                 let pass = LayoutPass(resolve(Text(string).lineLimit(limit).multilineTextAlignment(alignment)))
                 let text = try #require((0..<pass.nodeCount).first { if case .leaf(.text) = pass.node($0) { true } else { false } })
                 let first = pass.textLayout(text, ProposedSize(width: width, height: nil))
