@@ -253,12 +253,15 @@ public enum FuzzTargets {
         let laid = layOut([TextRun(text: string, font: font, size: points)], paragraph: paragraph, width: width)
         guard laid.size.width.isFinite, laid.size.height.isFinite, laid.size.width >= 0, laid.size.height >= 0 else { return false }
         if limit > 0, laid.lines.count > limit { return false }
-        // What layout's reuse rests on: a text that fits the width it was laid out at, laid out
-        // again at the width it chose (its widest line), keeps its lines
-        // (`LayoutPass.textLayout`). (One that does not fit, a character wider than the line,
-        // may not: at its own width that character joins the line before.)
-        if !laid.truncated, width.map({ $0.isFinite && laid.size.width <= max(0, $0) }) ?? true {
-            let again = layOut([TextRun(text: string, font: font, size: points)], paragraph: paragraph, width: laid.size.width)
+        // What layout's reuse rests on (`LayoutPass.textLayout`): laid out again at its
+        // `fitWidth`, the narrowest width the layout claims for its lines, a text keeps them.
+        // (Its drawn width, `size.width`, can be less: bidi controls and invisible characters
+        // make a line draw narrower than it measured; and a character wider than the line
+        // makes `fitWidth` exceed the width asked for, where it is not checked.)
+        let asked = width.map { $0.isFinite ? max(0, $0) : Double.nan } ?? .infinity
+        if !laid.truncated, laid.fitWidth <= asked + 1e-9 {
+            let again = layOut([TextRun(text: string, font: font, size: points)], paragraph: paragraph,
+                               width: min(laid.fitWidth, asked))
             if again.lines.map(\.glyphs) != laid.lines.map(\.glyphs) { return false }
         }
         return true

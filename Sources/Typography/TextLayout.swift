@@ -96,6 +96,13 @@ public struct TextLayout: Sendable {
     /// Whether lines were dropped or cut (a line limit, a height, a width too narrow for a
     /// word is not truncation: such a word breaks between characters).
     public private(set) var truncated: Bool
+    /// The narrowest width that breaks the text into these same lines: the longest stretch of
+    /// a line the breaking measured and took (from its start to the end of a word's ink). At
+    /// any width from this (within the breaker's 10⁻⁹ pt) up to the width it was laid out at,
+    /// greedy breaking takes the same decisions, so the layout is this one. Usually the widest
+    /// line, `size.width`; more where the lines' visual order (bidi controls) or invisible
+    /// characters make a line draw narrower than it measured.
+    public private(set) var fitWidth: Double
     /// Which layout this is: unique to each one made (a layout found in the cache again keeps
     /// its id), so what is derived from a layout can be kept per id. 0 for `empty`.
     public let id: UInt64
@@ -103,18 +110,20 @@ public struct TextLayout: Sendable {
     public var glyphCount: Int { lines.reduce(0) { $0 + $1.glyphs.count } }
 
     /// No lines, no size.
-    public static let empty = TextLayout(lines: [], size: .zero, truncated: false, id: 0)
+    public static let empty = TextLayout(lines: [], size: .zero, truncated: false, fitWidth: 0, id: 0)
 
     private static let made = Atomic<UInt64>(0)
 
-    init(lines: [TextLine], size: CGSize, truncated: Bool) {
-        self.init(lines: lines, size: size, truncated: truncated, id: TextLayout.made.add(1, ordering: .relaxed).newValue)
+    init(lines: [TextLine], size: CGSize, truncated: Bool, fitWidth: Double) {
+        self.init(lines: lines, size: size, truncated: truncated, fitWidth: fitWidth,
+                  id: TextLayout.made.add(1, ordering: .relaxed).newValue)
     }
 
-    private init(lines: [TextLine], size: CGSize, truncated: Bool, id: UInt64) {
+    private init(lines: [TextLine], size: CGSize, truncated: Bool, fitWidth: Double, id: UInt64) {
         self.lines = lines
         self.size = size
         self.truncated = truncated
+        self.fitWidth = fitWidth
         self.id = id
     }
 }
@@ -457,6 +466,7 @@ private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Doub
     var lines: [Range<Int>] = []
     var lineStart = 0, lineEnd = 0
     var penWidth = 0.0         // the line's pen position, trailing spaces included
+    var fit = 0.0              // the longest stretch a line took (`TextLayout.fitWidth`)
     var a = 0
     func measure(_ range: Range<Int>) -> (content: Double, total: Double) {
         var total = 0.0, content = 0.0
@@ -476,7 +486,9 @@ private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Doub
         while segmentEnd < atoms.count, atoms[segmentEnd].cluster < breakOffset { segmentEnd += 1 }
         let segment = a..<segmentEnd
         let w = measure(segment)
-        if lineEnd > lineStart, penWidth + w.content > maxWidth + 1e-9 { finishLine() }
+        // A segment with nothing visible (control characters, zero-width ones) takes no room:
+        // it never starts a line, even where the line's hanging spaces fill it.
+        if lineEnd > lineStart, w.content > 0, penWidth + w.content > maxWidth + 1e-9 { finishLine() }
         if lineEnd == lineStart, w.content > maxWidth + 1e-9 {
             // A word wider than the line: break it between characters.
             var i = segment.lowerBound
@@ -484,12 +496,14 @@ private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Doub
                 var j = i + 1
                 while j < segment.upperBound, !graphemeStarts.contains(atoms[j].cluster) || atoms[j].cluster == atoms[j - 1].cluster { j += 1 }
                 let cw = measure(i..<j)
-                if lineEnd > lineStart, penWidth + cw.content > maxWidth + 1e-9 { finishLine() }
+                if lineEnd > lineStart, cw.content > 0, penWidth + cw.content > maxWidth + 1e-9 { finishLine() }
+                if cw.content > 0 { fit = max(fit, penWidth + cw.content) }
                 lineEnd = j
                 penWidth += cw.total
                 i = j
             }
         } else {
+            if w.content > 0 { fit = max(fit, penWidth + w.content) }
             lineEnd = segmentEnd
             penWidth += w.total
         }
@@ -619,7 +633,7 @@ private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Doub
         let shift = (textWidth - placed[k].width) * (paragraph.alignment == .leading ? end : paragraph.alignment == .center ? 0.5 : 1 - end)
         if shift != 0 { for g in placed[k].glyphs.indices { placed[k].glyphs[g].x += shift } }
     }
-    return TextLayout(lines: placed, size: CGSize(width: textWidth, height: top), truncated: truncated)
+    return TextLayout(lines: placed, size: CGSize(width: textWidth, height: top), truncated: truncated, fitWidth: fit)
 }
 
 /// `indices` (one line's atoms, in logical order) in visual order: UAX #9's rule L2.

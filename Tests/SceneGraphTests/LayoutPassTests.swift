@@ -61,13 +61,17 @@ import Testing
     /// than its label places it) reuses the first layout, and that is the very layout
     /// `layOut` makes for the narrower width: wrapped, centred and trailing lines, right-to-left
     /// and mixed lines, CJK, a word broken between characters, hanging spaces and newlines. A
-    /// truncated layout is not reused (its ellipsis depends on the width).
+    /// truncated layout is not reused (its ellipsis depends on the width), nor one whose lines
+    /// measured wider than they draw (`fitWidth`: a bidi override; the text fuzz target found
+    /// it).
     @Test(arguments: [TextAlignment.leading, .center, .trailing])
     func aTextPlacedAtItsOwnWidthReusesItsLayout(alignment: TextAlignment) throws {
         let font = try SystemFont.instance(size: 17, weight: 400, italic: false)
         let strings = ["Disponible", "one two three four five six seven eight", "trailing spaces   \nand a second paragraph",
                        "abcdefghijklmnopqrstuvwxyz", "שלום עולם and English mixed in one line", "مرحبا بالعالم كيف حالك اليوم",
-                       "日本語の文章は単語の間に空白がありません", "a\n\nb", "\u{1}\u{1}\u{FFFD}"]
+                       "日本語の文章は単語の間に空白がありません", "a\n\nb", "\u{1}\u{1}\u{FFFD}",
+                       // A right-to-left override: the line draws narrower than it measured.
+                       "'W&ul\u{600} \u{202E}evil\u{600}\u{FFFD}"]
         var reused = 0
         for string in strings {
             // (At 1 pt a character is wider than the line: the text is wider than its proposal,

@@ -29,6 +29,22 @@ import Testing
         #expect(layOut([TextRun(text: "one two three", font: font, size: 17)]).lines.count == 1)
     }
 
+    /// Characters that draw nothing take no room: after a line's hanging space, a control
+    /// character (U+0017, which UAX #14 lets stand alone after a space) stays on the line even
+    /// where the line is full, so a text laid out at its own width keeps one line. (It began a
+    /// second, empty line: the text fuzz target found it, checking that a text laid out again
+    /// at the width it chose keeps its lines.)
+    @Test func invisibleCharactersNeverStartALine() {
+        let runs = [TextRun(text: "one two \u{17}", font: font, size: 17)]
+        let free = layOut(runs)
+        let own = layOut(runs, width: free.size.width)
+        #expect(free.lines.count == 1 && own.lines.count == 1)
+        #expect(own.size == free.size)
+        #expect(abs(free.size.width - width("one two")) < 1e-9)
+        // A visible character there still breaks.
+        #expect(layOut([TextRun(text: "one two x", font: font, size: 17)], width: free.size.width).lines.count == 2)
+    }
+
     /// A word wider than the line breaks between characters.
     @Test func aLongWordBreaksBetweenCharacters() {
         let laid = layOut([TextRun(text: "abcdefgh", font: font, size: 17)], width: width("abcd") + 0.01)

@@ -268,13 +268,14 @@ final class LayoutPass {
         if let known = texts[slot].layouts.first(where: { $0.0 == unbounded }) {
             free = known.1
         } else if let wider = texts[slot].layouts.first(where: { entry in
-            entry.0.height == nil && !entry.1.truncated && (entry.0.width ?? .infinity) >= room && entry.1.size.width <= room
+            entry.0.height == nil && !entry.1.truncated && (entry.0.width ?? .infinity) >= room && entry.1.fitWidth <= room + 1e-9
         }) {
-            // Laid out wider already, and no line of it is wider than this: greedy breaking
-            // takes the same lines (every line taken still fits; every break was forced by a
-            // word that fits this width even less), and lines align within the widest, so the
-            // layout is the same. A text placed at the size it chose (a label in a wider
-            // frame) costs no second layout.
+            // Laid out wider already, and every stretch its lines took fits this width (its
+            // `fitWidth`, within the breaker's own 10⁻⁹): greedy breaking takes the same lines
+            // (every stretch taken still fits; every break was forced by a word that fits this
+            // width even less), and lines align within the widest, so the layout is the same.
+            // A text placed at the size it chose (a label in a wider frame) costs no second
+            // layout.
             free = wider.1
             texts[slot].layouts.append((unbounded, free))
         } else {
