@@ -476,6 +476,12 @@ private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Doub
         }
         return (content, total)
     }
+    // Whether a piece whose ink ends `content` past the pen starts a new line: the line holds
+    // something and the ink would pass the width. A piece without ink (control or zero-width
+    // characters) takes no room, so it never does, even where the line's hanging spaces fill it.
+    func overflows(_ content: Double) -> Bool { lineEnd > lineStart && content > 0 && penWidth + content > maxWidth + 1e-9 }
+    // Records the stretch a piece taken onto the line reaches (`TextLayout.fitWidth`).
+    func took(_ content: Double) { if content > 0 { fit = max(fit, penWidth + content) } }
     func finishLine() {
         lines.append(lineStart..<lineEnd)
         lineStart = lineEnd
@@ -486,9 +492,7 @@ private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Doub
         while segmentEnd < atoms.count, atoms[segmentEnd].cluster < breakOffset { segmentEnd += 1 }
         let segment = a..<segmentEnd
         let w = measure(segment)
-        // A segment with nothing visible (control characters, zero-width ones) takes no room:
-        // it never starts a line, even where the line's hanging spaces fill it.
-        if lineEnd > lineStart, w.content > 0, penWidth + w.content > maxWidth + 1e-9 { finishLine() }
+        if overflows(w.content) { finishLine() }
         if lineEnd == lineStart, w.content > maxWidth + 1e-9 {
             // A word wider than the line: break it between characters.
             var i = segment.lowerBound
@@ -496,14 +500,14 @@ private func lines(of shaped: ShapedText, paragraph: ParagraphStyle, width: Doub
                 var j = i + 1
                 while j < segment.upperBound, !graphemeStarts.contains(atoms[j].cluster) || atoms[j].cluster == atoms[j - 1].cluster { j += 1 }
                 let cw = measure(i..<j)
-                if lineEnd > lineStart, cw.content > 0, penWidth + cw.content > maxWidth + 1e-9 { finishLine() }
-                if cw.content > 0 { fit = max(fit, penWidth + cw.content) }
+                if overflows(cw.content) { finishLine() }
+                took(cw.content)
                 lineEnd = j
                 penWidth += cw.total
                 i = j
             }
         } else {
-            if w.content > 0 { fit = max(fit, penWidth + w.content) }
+            took(w.content)
             lineEnd = segmentEnd
             penWidth += w.total
         }
