@@ -124,10 +124,14 @@ struct SceneShape: InsettableShape, _ResolutionDependentShape {
     /// how to make the same shape with other data: what lets a scene's shapes animate.
     private var data = AnyAnimatableData.zero
     private var rebuild: (@Sendable (AnyAnimatableData) -> SceneShape)?
+    /// The shape wrapped, for equality: two scene shapes are equal when they wrap equal values
+    /// of one type (every built-in shape, its transforms, strokes and booleans).
+    private let wrapped: any Shape
 
-    private init(name: String, make: @escaping @Sendable (CGRect, _PathResolution?) throws(StrokeRefusal) -> Path,
+    private init(name: String, wrapped: any Shape, make: @escaping @Sendable (CGRect, _PathResolution?) throws(StrokeRefusal) -> Path,
                  insetBy: (@Sendable (CGFloat) -> SceneShape)?) {
         self.name = name
+        self.wrapped = wrapped
         self.make = make
         self.insetBy = insetBy
     }
@@ -138,7 +142,7 @@ struct SceneShape: InsettableShape, _ResolutionDependentShape {
         self.init(wrapping: shape, name: name, insetBy: { SceneShape(insettable: shape.inset(by: $0), name: name) })
     }
     private init<S: Shape>(wrapping shape: S, name: String, insetBy: (@Sendable (CGFloat) -> SceneShape)?) {
-        self.init(name: name, make: { rect, resolution throws(StrokeRefusal) in try shape._resolvedPath(in: rect, resolution: resolution) },
+        self.init(name: name, wrapped: shape, make: { rect, resolution throws(StrokeRefusal) in try shape._resolvedPath(in: rect, resolution: resolution) },
                   insetBy: insetBy)
         data = AnyAnimatableData(shape.animatableData)
         rebuild = { new in
@@ -169,4 +173,16 @@ struct SceneShape: InsettableShape, _ResolutionDependentShape {
         }
         return SceneShape(wrapping: made, name: name, insetBy: insetTransformed)
     }
+}
+
+extension SceneShape: Equatable {
+    static func == (a: SceneShape, b: SceneShape) -> Bool {
+        guard let x = a.wrapped as? any Equatable else { return false }
+        return x.equals(b.wrapped)
+    }
+}
+
+extension Equatable {
+    /// Whether `other` is a value of this type equal to this one.
+    fileprivate func equals(_ other: Any) -> Bool { (other as? Self).map { $0 == self } ?? false }
 }

@@ -35,6 +35,11 @@ public final class FontRegistry: Sendable {
     private let registered = Locked<[Entry]>([])
     private let installed = Locked<[Entry]?>(nil)
     private let matches = Locked<[String: FontInstance?]>([:])
+    private let changes = Locked(0)
+
+    /// How many times fonts were registered here: a renderer draws its last frame again only
+    /// if none were since (a name may find another font now).
+    public var registrations: Int { changes.withLock { $0 } }
 
     public init() {}
 
@@ -57,6 +62,7 @@ public final class FontRegistry: Sendable {
         }
         registered.withLock { $0 += entries }
         matches.withLock { $0.removeAll() }
+        changes.withLock { $0 += 1 }
     }
 
     /// Registers every folder of `COMPOSE_FONT_PATH` (colon-separated) in `environment`.

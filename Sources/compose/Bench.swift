@@ -4,7 +4,8 @@ import SceneGraph
 
 /// Times a scene: `runs` renders with a new renderer each (cold: buffers allocated afresh)
 /// and `runs` with one renderer kept between them (warm: what an app holding a renderer
-/// between frames sees), after one untimed warm-up; medians per phase.
+/// between frames sees: the same scene is the same view, so its display list is drawn again
+/// without layout or lowering), after one untimed warm-up; medians per phase.
 func runBench(_ arguments: [String]) -> ExitCode {
     var reader = ArgumentReader(command: "bench", arguments, known: SceneOptions.flags + ["-n", "--runs", "--json"])
     var options = SceneOptions()
@@ -54,7 +55,8 @@ func runBench(_ arguments: [String]) -> ExitCode {
     }
     let phases = RenderStats.phases
     var result: [String: Any] = ["scene": scene.name, "runs": runs, "leafDraws": last.leafDraws, "layers": last.layers.count,
-                                 "peakOffscreenBytes": last.peakOffscreenBytes, "warmCacheHits": last.cache.hits]
+                                 "peakOffscreenBytes": last.peakOffscreenBytes, "warmCacheHits": last.cache.hits,
+                                 "warmReusedDisplayList": last.reusedDisplayList]
     var coldMedians: [String: Double] = [:], warmMedians: [String: Double] = [:]
     for phase in phases {
         coldMedians[phase] = median(cold.map { $0[phase] ?? 0 })
@@ -77,6 +79,7 @@ func runBench(_ arguments: [String]) -> ExitCode {
         print(phase.padding(toLength: 26, withPad: " ", startingAt: 0)
               + String(format: "%9.3f %9.3f", coldMedians[phase]!, warmMedians[phase]!))
     }
-    print("cold: a new renderer per run (empty drawing-group cache); warm: one renderer kept between runs (its cached images and buffers reused)")
+    print("cold: a new renderer per run (empty drawing-group cache); warm: one renderer kept between runs (its cached images and buffers reused"
+          + (last.reusedDisplayList ? "; the view unchanged, its display list drawn again: no layout or lowering)" : ")"))
     return .ok
 }

@@ -46,6 +46,30 @@ import Testing
         }
     }
 
+    /// A scene read twice is the same view twice: the second render draws the first's display
+    /// list again (`Renderer.reusesUnchangedFrames`), to the same bytes. Scenes with states
+    /// are pictured through their animation (laid out by it, never compared), and a scene's
+    /// PNG and SVG images are read anew into new images (compared by identity), so those are
+    /// made again.
+    @Test(arguments: names) func aSceneReadTwiceIsDrawnFromTheFirstList(_ name: String) throws {
+        let path = Self.folder.appendingPathComponent(name + ".scene").path
+        let renderer = Renderer()
+        var images: [[UInt8]] = []
+        var reused: [Bool] = []
+        for _ in 0..<2 {
+            let scene = try Scene(contentsOfFile: path)
+            let view = scene.change.map { $0.view(at: $0.duration / 2, in: scene.canvas.size) } ?? scene.view
+            let surface = try renderer.render(view, size: scene.canvas.size, scale: scene.canvas.scale, background: scene.canvas.background)
+            images.append(surface.withUnsafeMutableBytes { Array($0) })
+            reused.append(renderer.lastStats.reusedDisplayList)
+        }
+        #expect(reused == [false, !Self.madeAgain.contains(name)], "\(name)")
+        #expect(images[0] == images[1], "\(name)")
+    }
+
+    /// The examples that cannot reuse a frame: the one with states, and those with images.
+    static let madeAgain: Set<String> = ["badge", "image", "svg-image"]
+
     /// A scene with states is pictured half-way through its animation (`make examples` renders
     /// it with `--time 50%`).
     @Test(arguments: names) func rendersAsItsReferenceImage(_ name: String) throws {

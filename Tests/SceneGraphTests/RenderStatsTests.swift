@@ -114,7 +114,7 @@ import Testing
         #expect(stats.peakOffscreenBytes == stats.layers[0].bytes + stats.layers[1].bytes)
         let object = try JSONSerialization.jsonObject(with: try stats.json()) as! [String: Any]
         #expect(Set(object.keys) == ["cache", "coveragePixels", "leafDraws", "layers", "peakOffscreenBytes", "phasesMs", "reusedImages",
-                                     "glyphs", "glyphCache"])
+                                     "glyphs", "glyphCache", "reusedDisplayList"])
         let layers = object["layers"] as! [[String: Any]]
         #expect(layers.map { $0["kind"] as! String } == ["compositingGroup", "shadow"])
         #expect(layers[0]["bounds"] as! [Int] == stats.layers[0].bounds)

@@ -43,6 +43,7 @@ func layoutSeries(runs: Int, quick: Bool) throws -> [LayoutRow] {
     var rows: [LayoutRow] = []
     func measure(_ name: String, _ views: Int, _ view: AnyView) throws {
         let renderer = Renderer(threads: benchThreads)
+        renderer.reusesUnchangedFrames = false   // laid out each time, not drawn again from the last list
         _ = try renderer.displayList(for: view, size: size)
         var t: [Double] = []
         for _ in 0..<runs {

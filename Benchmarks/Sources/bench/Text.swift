@@ -10,16 +10,28 @@ import SceneGraph
 // peers draw the very glyphs the engine placed (its display list's glyph ids and positions,
 // written to a file for Blend2D), so they skip shaping and layout: the comparison favours them.
 //
-// warm: glyph masks cached (the steady state of frames and tests); draw: the display list made
-// once and drawn warm (`Renderer.render(_:into:)`: planning and drawing, as the peers only
-// draw); cold: the mask cache emptied
-// before each frame (new masks per ms = glyphs ÷ cold time). Shaping: the page's 10,000+
-// characters shaped by HarfBuzz and broken into lines (`layOut`), alone.
+// Glyph masks cached in all but cold (the steady state of frames and tests). warm: the same
+// view value again, so the renderer draws its last display list again (views compared by
+// reference); anew: the view made anew each frame, as an app's `body` makes it, compared by
+// value with the last and drawn from the last list; relaid: a renderer that never reuses a
+// frame, every frame laid out and lowered (text layouts and glyph runs from the caches); draw:
+// the display list made once and drawn (`Renderer.render(_:into:)`: planning and drawing, as
+// the peers only draw); cold: the mask cache emptied before each frame (new masks per ms =
+// masks made ÷ (cold − warm)). Shaping: the page's 10,000+ characters shaped by HarfBuzz and
+// broken into lines (`layOut`), alone.
 
 struct TextRow: Codable {
     var scene: String
     var glyphs: Int
+    /// The same view value rendered again: the renderer draws its last display list again
+    /// (`Renderer.reusesUnchangedFrames`), its views compared by reference.
     var warmMs: Double
+    /// The view made anew each frame (as an app's `body` makes it): built, compared with the
+    /// last frame's view by value, found the same, the last display list drawn again.
+    var anewMs: Double
+    /// Every frame laid out and lowered again (`reusesUnchangedFrames` off): the text layouts
+    /// and glyph runs come from the caches.
+    var relaidMs: Double
     /// The display list (made once) drawn warm: what the peers do, who draw given glyphs.
     var drawMs: Double
     var coldMs: Double
@@ -27,6 +39,8 @@ struct TextRow: Codable {
     var cairoMs: Double
     var blend2dMs: Double?
     var warmOverCairo: Double
+    var anewOverCairo: Double
+    var relaidOverCairo: Double
     var drawOverCairo: Double
     var warmOverBlend2d: Double?
     var drawOverBlend2d: Double?
@@ -192,24 +206,37 @@ func textSeries(runs: Int) throws -> [TextRow] {
         .appendingPathComponent("../../.build-b2d/b2dtext").standardized.path) {
         print("  (no Blend2D column: build it with Benchmarks/blend2d/build.sh)")
     }
-    print("  scene     glyphs    warm    draw    cold  masks/ms   cairo  blend2d  warm/cairo  draw/cairo  warm/b2d  draw/b2d")
+    print("  scene     glyphs    warm    anew  relaid    draw    cold  masks/ms   cairo  blend2d  warm/cairo  anew/cairo  relaid/cairo  draw/cairo  warm/b2d")
     let size = CGSize(width: 1920, height: 1080)
     let surface = try Surface(width: 1920, height: 1080)
     var rows: [TextRow] = []
-    let (pageView, characters) = page()
-    for (name, view) in [("page", pageView), ("labels", labels())] {
+    let characters = page().1
+    let scenes: [(String, () -> AnyView)] = [("page", { page().0 }), ("labels", labels)]
+    for (name, make) in scenes {
+        let view = make()
         let renderer = Renderer(threads: benchThreads)
+        let relaying = Renderer(threads: benchThreads)
+        relaying.reusesUnchangedFrames = false
         let list = try renderer.displayList(for: view, size: size)
         let glyphRuns = list.leaves.compactMap(\.glyphs)
         let glyphs = glyphRuns.reduce(0) { $0 + $1.glyphs.count }
-        var warm: [Double] = [], draw: [Double] = [], cold: [Double] = [], cairoTimes: [Double] = []
+        var warm: [Double] = [], anew: [Double] = [], relaid: [Double] = [], draw: [Double] = [], cold: [Double] = [], cairoTimes: [Double] = []
         let cairo = CairoText(width: 1920, height: 1080, runs: glyphRuns)
         try renderer.render(view, into: surface)
+        try relaying.render(view, into: surface)
         cairo.draw()
         for _ in 0..<runs {
             var t0 = now()
             try renderer.render(view, into: surface)
             warm.append(ms(now() - t0))
+            precondition(renderer.lastStats.reusedDisplayList)
+            t0 = now()
+            try renderer.render(make(), into: surface)
+            anew.append(ms(now() - t0))
+            precondition(renderer.lastStats.reusedDisplayList)
+            t0 = now()
+            try relaying.render(view, into: surface)
+            relaid.append(ms(now() - t0))
             t0 = now()
             cairo.draw()
             cairoTimes.append(ms(now() - t0))
@@ -226,21 +253,23 @@ func textSeries(runs: Int) throws -> [TextRow] {
         var shaping: Double?
         var harfBuzz: Double?
         if name == "page" { let t = try shapingTimes(runs: runs); (shaping, harfBuzz) = (t.layOut, t.harfBuzz) }
-        let (w, d, c, k) = (median(warm), median(draw), median(cold), median(cairoTimes))
+        let (w, a, r) = (median(warm), median(anew), median(relaid))
+        let (d, c, k) = (median(draw), median(cold), median(cairoTimes))
         // New masks per ms: the cold frame's rasterized masks over the time it took beyond the
         // warm frame's.
         let misses = Double(renderer.lastStats.glyphCache.misses)
-        let row = TextRow(scene: name, glyphs: glyphs, warmMs: w, drawMs: d, coldMs: c, newMasksPerMs: c > w ? misses / (c - w) : misses / c,
-                          cairoMs: k, blend2dMs: b2d, warmOverCairo: w / k, drawOverCairo: d / k, warmOverBlend2d: b2d.map { w / $0 },
+        let row = TextRow(scene: name, glyphs: glyphs, warmMs: w, anewMs: a, relaidMs: r, drawMs: d, coldMs: c,
+                          newMasksPerMs: c > w ? misses / (c - w) : misses / c,
+                          cairoMs: k, blend2dMs: b2d, warmOverCairo: w / k, anewOverCairo: a / k, relaidOverCairo: r / k, drawOverCairo: d / k,
+                          warmOverBlend2d: b2d.map { w / $0 },
                           drawOverBlend2d: b2d.map { d / $0 },
                           shapingMs: shaping, harfBuzzMs: harfBuzz, characters: name == "page" ? characters : nil)
         rows.append(row)
         print("  " + name.padding(toLength: 8, withPad: " ", startingAt: 0)
-              + String(format: " %7d %7.2f %7.2f %7.2f %9.0f %7.2f", glyphs, w, d, c, row.newMasksPerMs, k)
+              + String(format: " %7d %7.2f %7.2f %7.2f %7.2f %7.2f %9.0f %7.2f", glyphs, w, a, r, d, c, row.newMasksPerMs, k)
               + (b2d.map { String(format: " %8.2f", $0) } ?? "        –")
-              + String(format: " %11.2f %11.2f", row.warmOverCairo, row.drawOverCairo)
-              + (row.warmOverBlend2d.map { String(format: " %9.2f", $0) } ?? "         –")
-              + (row.drawOverBlend2d.map { String(format: " %9.2f", $0) } ?? "         –"))
+              + String(format: " %11.2f %11.2f %13.2f %11.2f", row.warmOverCairo, row.anewOverCairo, row.relaidOverCairo, row.drawOverCairo)
+              + (row.warmOverBlend2d.map { String(format: " %9.2f", $0) } ?? "         –"))
         if let shaping, let harfBuzz {
             print(String(format: "  shaping and line breaking the page's %d characters: %.2f ms (HarfBuzz's hb_shape alone: %.2f ms)",
                          characters, shaping, harfBuzz))

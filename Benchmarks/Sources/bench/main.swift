@@ -262,6 +262,9 @@ final class SceneGraphEngine {
         view = scene.view
         surface = try! Surface(width: scene.width, height: scene.height)
         renderer.coverageQuality = scene.coverageQuality
+        // Every frame laid out, lowered and drawn: the same view each frame would otherwise
+        // draw the last frame's display list again, and these scenes time the whole pipeline.
+        renderer.reusesUnchangedFrames = false
     }
     func render() throws { try renderer.render(view, into: surface) }
 }
@@ -354,6 +357,7 @@ var peerRows: [PeerRow] = []
 if options.scenes == nil || options.scenes!.contains("S2") {
     let size = CGSize(width: 540, height: 540)
     let renderer = Renderer(threads: benchThreads)
+    renderer.reusesUnchangedFrames = false   // every frame laid out and lowered, as the peers' programs build theirs
     let surface = try Surface(width: 540, height: 540)
     let seal = RadarSeal()
     try renderer.render(seal, into: surface, size: size)

@@ -317,7 +317,10 @@ extension Color {
 
 /// A fill part of the way between two styles: colours in linear light; gradients of the same
 /// kind and stop count stop by stop, with their geometry; anything else the new style.
-struct InterpolatedStyle: ShapeStyle {
+struct InterpolatedStyle: ShapeStyle, Equatable {
+    static func == (a: InterpolatedStyle, b: InterpolatedStyle) -> Bool {
+        a.progress == b.progress && stylesAreCertainlySame(a.from, b.from) && stylesAreCertainlySame(a.to, b.to)
+    }
     let from: any ShapeStyle
     let to: any ShapeStyle
     let progress: Double

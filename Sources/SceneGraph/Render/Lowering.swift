@@ -107,7 +107,7 @@ struct Lowering {
             switch meta {
             case .environment(let value): inner.environment = context.environment.setting(value)
             case .identity(let id):
-                if case let .source(line, column)? = id.value.base as? StructuralID {
+                if case let .source(line, column)? = id.structural {
                     source = SourceLine(line: line, column: column)
                     inner.source = source
                 }

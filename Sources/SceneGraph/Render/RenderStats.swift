@@ -90,6 +90,9 @@ public struct RenderStats: Sendable, Codable, Equatable {
     /// Drawing-group images reused from the cache: device bounds and the stored image's bytes
     /// (not allocated by this render).
     public var reusedImages: [Layer] = []
+    /// Whether the render drew the last render's display list again, its views found the same
+    /// (`Renderer.reusesUnchangedFrames`): nothing was laid out or lowered.
+    public var reusedDisplayList = false
     /// Wall-clock milliseconds per phase: `layout` (resolving views and building the layout
     /// tree), `lowering` (to the display list), `planning` (the layer plan: every offscreen
     /// image's bounds, format and bytes), `rasterization` (each leaf's coverage and its composite),
@@ -107,7 +110,8 @@ public struct RenderStats: Sendable, Codable, Equatable {
         var lines = ["leaf draws           \(leafDraws)",
                      "coverage pixels      \(coveragePixels)",
                      "layers               \(layers.count)",
-                     "peak offscreen bytes \(peakOffscreenBytes)"]
+                     "peak offscreen bytes \(peakOffscreenBytes)",
+                     "display list         " + (reusedDisplayList ? "reused (the views had not changed)" : "made")]
         func padded(_ text: String, _ width: Int) -> String {
             text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Typography
 
 /// Renders views to surfaces. Keep one between frames: it reuses its rasterizer's buffers and
 /// layers.
@@ -137,13 +138,63 @@ public final class Renderer {
     }
 
     func displayList<V: View>(for view: V, size canvas: CGSize, scale: Double, recorder: inout StatsRecorder) throws -> DisplayList {
-        let tree = try recorder.time(.layout) { try PlacedNode(laying: resolve(view), inCanvas: canvas) }
+        let (root, reused) = recorder.time(.layout) { () -> (ViewNode, DisplayList?) in
+            let root = resolve(view)
+            guard reusesUnchangedFrames, let last = lastFrame else { return (root, nil) }
+            return (root, last.inputs == frameInputs(canvas, scale) && last.root.isCertainlySame(as: root) ? last.list : nil)
+        }
+        if let reused {
+            recorder.stats.reusedDisplayList = true
+            return reused
+        }
+        lastFrame = nil
+        let tree = try recorder.time(.layout) { try PlacedNode(laying: root, inCanvas: canvas) }
         let lowering = Lowering(limits: strokeLimits, glyphMasks: drawsGlyphsFromMasks, textMemo: textMemo, threads: threads)
+        let list: DisplayList
         do {
-            return try recorder.time(.lowering) { try lowering.displayList(tree, scale: scale) }
+            list = try recorder.time(.lowering) { try lowering.displayList(tree, scale: scale) }
         } catch let refusal as StrokeRefusal {
             throw RenderError.strokeLimit(refusal)
         }
+        if reusesUnchangedFrames { lastFrame = LastFrame(root: root, inputs: frameInputs(canvas, scale), list: list) }
+        return list
+    }
+
+    /// Whether a render whose views are the same as the last render's draws the last display
+    /// list again (true by default), as SwiftUI skips views whose inputs did not change: layout
+    /// and lowering then cost one comparison of the two view trees, and `lastStats` says
+    /// `reusedDisplayList`. The same means: the same canvas, scale and renderer limits, no font
+    /// or symbol registered since, and every view certainly equal to its counterpart. Built-in
+    /// shapes, styles, texts and modifiers compare by value, images by identity, vector
+    /// drawings by `isSameDrawing(as:)`, and shapes of your own only when they are `Equatable`
+    /// (a frame with one that is not is always laid out again). False: every render lays its
+    /// views out and lowers them.
+    public var reusesUnchangedFrames = true {
+        didSet { if !reusesUnchangedFrames { lastFrame = nil } }
+    }
+
+    /// The last display list made from views, with what it was made from.
+    private var lastFrame: LastFrame?
+
+    private struct LastFrame {
+        var root: ViewNode
+        var inputs: FrameInputs
+        var list: DisplayList
+    }
+
+    /// What a display list depends on besides the views.
+    private struct FrameInputs: Equatable {
+        var canvas: CGSize
+        var scale: Double
+        var limits: StrokeLimits
+        var glyphMasks: Bool
+        var fontRegistrations: Int
+        var symbolRegistrations: Int
+    }
+
+    private func frameInputs(_ canvas: CGSize, _ scale: Double) -> FrameInputs {
+        FrameInputs(canvas: canvas, scale: scale, limits: strokeLimits, glyphMasks: drawsGlyphsFromMasks,
+                    fontRegistrations: FontRegistry.shared.registrations, symbolRegistrations: SymbolSet.registrations.withLock { $0 })
     }
 
     /// Where `view`'s drawing goes offscreen at `scale` and what each image costs: the layer

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A rectangle filling its frame.
-public struct Rectangle: InsettableShape {
+public struct Rectangle: InsettableShape, Equatable {
     private var insetAmount: CGFloat = 0
     public init() {}
     public func path(in rect: CGRect) -> Path { Path(rect.insetBy(dx: insetAmount, dy: insetAmount)) }
@@ -14,7 +14,7 @@ public struct Rectangle: InsettableShape {
 
 /// A rectangle with rounded corners, `.continuous` by default as in SwiftUI (see
 /// `Path.addRoundedRect` for the curve). Insetting shrinks the corner radius by the same amount.
-public struct RoundedRectangle: InsettableShape {
+public struct RoundedRectangle: InsettableShape, Equatable {
     public var cornerSize: CGSize
     public var style: RoundedCornerStyle
     private var insetAmount: CGFloat = 0
@@ -54,7 +54,7 @@ public struct RectangleCornerRadii: Hashable, Sendable {
 
 /// A rectangle with a radius of its own at each corner (each clamped to half the sides;
 /// continuous where the curve fits, circular otherwise). Insetting shrinks every radius.
-public struct UnevenRoundedRectangle: InsettableShape {
+public struct UnevenRoundedRectangle: InsettableShape, Equatable {
     public var cornerRadii: RectangleCornerRadii
     public var style: RoundedCornerStyle
     private var insetAmount: CGFloat = 0
@@ -88,7 +88,7 @@ public struct UnevenRoundedRectangle: InsettableShape {
 }
 
 /// A circle of diameter min(width, height), centred in its frame.
-public struct Circle: InsettableShape {
+public struct Circle: InsettableShape, Equatable {
     private var insetAmount: CGFloat = 0
     public init() {}
     public func path(in rect: CGRect) -> Path {
@@ -103,7 +103,7 @@ public struct Circle: InsettableShape {
 }
 
 /// An ellipse filling its frame.
-public struct Ellipse: InsettableShape {
+public struct Ellipse: InsettableShape, Equatable {
     private var insetAmount: CGFloat = 0
     public init() {}
     public func path(in rect: CGRect) -> Path { Path(ellipseIn: rect.insetBy(dx: insetAmount, dy: insetAmount)) }
@@ -115,7 +115,7 @@ public struct Ellipse: InsettableShape {
 }
 
 /// A rectangle whose shorter sides are half circles: corner radius min(width, height) / 2.
-public struct Capsule: InsettableShape {
+public struct Capsule: InsettableShape, Equatable {
     public var style: RoundedCornerStyle
     private var insetAmount: CGFloat = 0
     public init(style: RoundedCornerStyle = .continuous) { self.style = style }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which boolean a `_BooleanShape` computes.
-public enum _ShapeBooleanOperation: Sendable {
+public enum _ShapeBooleanOperation: Hashable, Sendable {
     case union, intersection, subtracting, symmetricDifference, lineIntersection, lineSubtraction
 }
 
@@ -58,3 +58,5 @@ extension Shape {
         _BooleanShape(first: self, second: other, operation: .lineSubtraction, eoFill: eoFill)
     }
 }
+
+extension _BooleanShape: Equatable where First: Equatable, Second: Equatable {}

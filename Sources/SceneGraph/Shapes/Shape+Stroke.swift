@@ -71,3 +71,5 @@ extension InsettableShape {
         strokeBorder(content, style: StrokeStyle(lineWidth: lineWidth), antialiased: antialiased)
     }
 }
+
+extension _StrokedShape: Equatable where Content: Equatable {}

@@ -127,3 +127,11 @@ extension Shape {
         _TrimmedShape(shape: self, startFraction: startFraction, endFraction: endFraction)
     }
 }
+
+// Equal shapes make equal paths: what lets a renderer see that a frame did not change.
+extension OffsetShape: Equatable where Content: Equatable {}
+extension ScaledShape: Equatable where Content: Equatable {}
+extension RotatedShape: Equatable where Content: Equatable {}
+extension TransformedShape: Equatable where Content: Equatable {}
+extension _SizedShape: Equatable where Content: Equatable {}
+extension _TrimmedShape: Equatable where Content: Equatable {}

@@ -65,6 +65,7 @@ extension SymbolSet {
             read[String(name)] = try symbolDrawing(file)
         }
         customDrawings.withLock { $0.merge(read) { _, new in new } }
+        registrations.withLock { $0 += 1 }
         return read.keys.sorted()
     }
 
@@ -114,6 +115,9 @@ extension SymbolSet {
 
     /// Symbols registered from files, by name: drawn in place of the built-in ones.
     static let customDrawings = Locked<[String: Path]>([:])
+    /// How many times the registered symbols changed: a renderer draws its last frame again
+    /// only if none changed since (a name may draw otherwise now).
+    static let registrations = Locked(0)
 
     /// The registered drawing for `name`: its own, or for `name.fill` the drawing of `name`.
     static func customDrawing(_ name: String) -> Path? {
@@ -125,6 +129,7 @@ extension SymbolSet {
     /// Forgets every symbol registered from files (tests).
     static func removeCustomSymbols() {
         customDrawings.withLock { $0.removeAll() }
+        registrations.withLock { $0 += 1 }
     }
 }
 

@@ -30,6 +30,11 @@ public struct AnyShapeStyle: ShapeStyle {
     var base: any ShapeStyle { style }
 }
 
+extension AnyShapeStyle: Equatable {
+    /// Equal when the styles inside are of one type and equal.
+    public static func == (a: AnyShapeStyle, b: AnyShapeStyle) -> Bool { stylesAreCertainlySame(a.style, b.style) }
+}
+
 /// Views made from each element of a collection (SwiftUI's `ForEach`); the container around it
 /// lays each out as its own child. The views are made when the `ForEach` is.
 ///

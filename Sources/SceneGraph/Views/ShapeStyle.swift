@@ -206,7 +206,7 @@ extension ShapeStyle where Self == Color {
 /// RoundedRectangle(cornerRadius: 28).fill(LinearGradient(colors: [.mint, .blue],
 ///                                                        startPoint: .topLeading, endPoint: .bottomTrailing))
 /// ```
-public struct LinearGradient: ShapeStyle, View, PrimitiveView {
+public struct LinearGradient: ShapeStyle, View, PrimitiveView, Equatable {
     public var gradient: Gradient
     public var startPoint: UnitPoint, endPoint: UnitPoint
 
@@ -229,7 +229,7 @@ public struct LinearGradient: ShapeStyle, View, PrimitiveView {
 }
 
 /// A radial gradient between two circles around a unit point of the frame, radii in points.
-public struct RadialGradient: ShapeStyle, View, PrimitiveView {
+public struct RadialGradient: ShapeStyle, View, PrimitiveView, Equatable {
     public var gradient: Gradient
     public var center: UnitPoint
     public var startRadius: CGFloat, endRadius: CGFloat
@@ -251,7 +251,7 @@ public struct RadialGradient: ShapeStyle, View, PrimitiveView {
 
 /// An angular (conic) gradient around a unit point of the frame, clockwise on screen from
 /// `startAngle` to `endAngle` (0° points right); the rest of the turn takes the end colours.
-public struct AngularGradient: ShapeStyle, View, PrimitiveView {
+public struct AngularGradient: ShapeStyle, View, PrimitiveView, Equatable {
     public var gradient: Gradient
     public var center: UnitPoint
     public var startAngle: Angle, endAngle: Angle

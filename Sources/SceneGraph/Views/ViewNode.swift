@@ -166,20 +166,49 @@ enum EnvironmentValue: Sendable {
 
 /// An identity animation matches views by: explicit (`.id(_:)`, `ForEach`'s element ids) or
 /// structural (a builder block's position, an `if`/`else` branch, a scene file's source
-/// location). Identities are only compared, never changed, and `.id(_:)` takes `Sendable`
-/// values; a `ForEach` id need only be `Hashable`, as in SwiftUI, and is in practice a plain
-/// value (a number, a string, a UUID), so this box vouches for it (`AnyHashable` itself is not
-/// `Sendable`).
-struct ViewID: Hashable, @unchecked Sendable {
-    let value: AnyHashable
-    init<ID: Hashable>(_ value: ID) { self.value = AnyHashable(value) }
+/// location). Identities are only compared, never changed.
+struct ViewID: Hashable, Sendable {
+    private enum Storage: Hashable, Sendable {
+        case structural(StructuralID)
+        case explicit(ExplicitID)
+    }
+    private let storage: Storage
+    init(_ id: StructuralID) { storage = .structural(id) }
+    init(_ id: ExplicitID) { storage = .explicit(id) }
+
+    /// The structural identity, if this is one.
+    var structural: StructuralID? {
+        if case .structural(let id) = storage { return id }
+        return nil
+    }
 }
 
 /// A user's `.id(_:)` or a `ForEach` element id, kept apart from structural identities of the
-/// same value.
-struct ExplicitID: Hashable {
-    let value: AnyHashable
-    init<ID: Hashable>(_ value: ID) { self.value = AnyHashable(value) }
+/// same value. `.id(_:)` takes `Sendable` values; a `ForEach` id need only be `Hashable`, as in
+/// SwiftUI, and is in practice a plain value (a number, a string, a UUID), so this box vouches
+/// for it (`AnyHashable` itself is not `Sendable`).
+///
+/// Equal as their values are equal as `AnyHashable`s (so `Int8(3)` and `3` are one id);
+/// integers, most ids (`ForEach` over a range), compare without boxing: a frame compared with
+/// the last one compares every id.
+struct ExplicitID: Hashable, @unchecked Sendable {
+    private let integer: Int
+    private let boxed: AnyHashable?
+    init<ID: Hashable>(_ value: ID) {
+        if let i = value as? Int {
+            (integer, boxed) = (i, nil)
+        } else {
+            (integer, boxed) = (0, AnyHashable(value))
+        }
+    }
+    /// The value, boxed.
+    var value: AnyHashable { boxed ?? AnyHashable(integer) }
+
+    static func == (a: ExplicitID, b: ExplicitID) -> Bool {
+        if a.boxed == nil, b.boxed == nil { return a.integer == b.integer }
+        return a.value == b.value
+    }
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
 enum StructuralID: Hashable, Sendable {
@@ -264,7 +293,7 @@ struct ShapeGeometry: Sendable {
 
 /// A transform effect, kept as its parameters so that animation interpolates angles and
 /// scales rather than matrix entries (a half-turn through matrix entries would collapse).
-enum EffectTransform: Sendable {
+enum EffectTransform: Hashable, Sendable {
     case rotation(radians: Double)
     case scale(x: CGFloat, y: CGFloat)
     case affine(CGAffineTransform)
