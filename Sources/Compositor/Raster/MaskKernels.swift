@@ -203,7 +203,7 @@ enum MaskKernels {
     /// masks each frame; allocating these afresh cost a tenth of its time in page faults, as
     /// large blocks went back to the system after each frame): each mask's rows and box,
     /// bucketed by band, and per band the boxes that reach it, their clusters, the segments
-    /// of coverage and each row's segments. Buffers, not arrays: the loops write them
+    /// of coverage. Buffers, not arrays: the loops write them
     /// element by element, and an array checks its uniqueness on every write.
     final class Work {
         struct Box {
@@ -227,9 +227,8 @@ enum MaskKernels {
         @exclusivity(unchecked) var parent = ScratchBuffer<Int>(), open = ScratchBuffer<Int>()
         @exclusivity(unchecked) var head = ScratchBuffer<Int>(), link = ScratchBuffer<Int>()
         @exclusivity(unchecked) var segments = ScratchBuffer<Segment>()
-        @exclusivity(unchecked) var rowStarts = ScratchBuffer<Int>(), rowSegments = ScratchBuffer<Int>()
         // Buffers of the sorts.
-        @exclusivity(unchecked) var orderScratch = ScratchBuffer<Int>(), segmentScratch = ScratchBuffer<Segment>()
+        @exclusivity(unchecked) var orderScratch = ScratchBuffer<Int>()
         @exclusivity(unchecked) var runStarts = ScratchBuffer<Int>(), runNext = ScratchBuffer<Int>()
         /// The clusters' coverage.
         @exclusivity(unchecked) var arena = ScratchBuffer<UInt8>()
@@ -240,9 +239,9 @@ enum MaskKernels {
         /// About what its buffers hold.
         var bytes: Int {
             (unsorted.capacity + boxes.capacity) * MemoryLayout<Box>.stride
-                + (segments.capacity + segmentScratch.capacity) * MemoryLayout<Segment>.stride + arena.capacity
+                + segments.capacity * MemoryLayout<Segment>.stride + arena.capacity
                 + 8 * (bandStarts.capacity + active.capacity + order.capacity + parent.capacity + open.capacity + head.capacity
-                       + link.capacity + rowStarts.capacity + rowSegments.capacity + orderScratch.capacity + runStarts.capacity
+                       + link.capacity + orderScratch.capacity + runStarts.capacity
                        + runNext.capacity)
         }
     }
@@ -421,42 +420,28 @@ enum MaskKernels {
                     }
                 }
             }
-            // Row by row, left to right, so the destination is read in order (it is rarely in
-            // cache, and a glyph-by-glyph order defeats the prefetcher). Each row's segments are
-            // listed once (a counting sort by row, stable, so each row keeps the left-to-right
-            // order): a band crossing two lines of text does not look at every segment on
-            // every row.
-            sortMergingRuns(&w.segments, scratch: &w.segmentScratch, starts: &w.runStarts, next: &w.runNext) { $0.left < $1.left }
+            // Segment by segment, each row of it in turn. Segments never share a pixel (a
+            // cluster holds every mask that meets another), so any order gives the same bytes.
+            // This one beat going row by row across the band's segments (listed by a counting
+            // sort per row, so the destination was read in address order): the listing cost
+            // more than it saved, and a band of a 1920-pixel frame (32 rows, 240 KB) stays in
+            // cache either way (draw 1.07 → 0.97 ms on 500 labels, 1.64 → 1.37 ms on a page,
+            // ten alternating runs each).
             let segments = w.segments.view
-            let rows = y1 - y0
-            w.rowStarts.reset(count: rows + 1, to: 0)
-            let rowStarts = w.rowStarts.view
-            for k in 0..<segments.count { for y in segments[k].top..<segments[k].bottom { rowStarts[y - y0 + 1] += 1 } }
-            for r in 0..<rows { rowStarts[r + 1] += rowStarts[r] }
-            w.rowSegments.resize(count: rowStarts[rows])
-            let rowSegments = w.rowSegments.view
             for k in 0..<segments.count {
-                for y in segments[k].top..<segments[k].bottom {
-                    rowSegments[rowStarts[y - y0]] = k
-                    rowStarts[y - y0] += 1
-                }
-            }
-            // rowStarts[r] is now where row r's list ends (and row r + 1's begins). Rows go
-            // through the AVX2 kernel where the CPU has one (the same bytes), eight pixels at a
-            // time; whatever it leaves (all of it without AVX2) through `blendRow`.
-            var from = 0
-            for y in y0..<y1 {
-                let row = base + y * pixelsPerRow
-                let to = rowStarts[y - y0]
-                for k in from..<to {
-                    let segment = segments[rowSegments[k]]
-                    let coverage = segment.coverage! + y * segment.stride, count = segment.right - segment.left
+                let segment = segments[k]
+                let count = segment.right - segment.left
+                for y in segment.top..<segment.bottom {
+                    let row = base + y * pixelsPerRow
+                    let coverage = segment.coverage! + y * segment.stride
+                    // Through the AVX2 kernel where the CPU has one (the same bytes), eight
+                    // pixels at a time; whatever it leaves (all of it without AVX2) through
+                    // `blendRow`.
                     let done = raster_blend_mask_row(row + segment.left, coverage, count, segment.reach, source, alpha8)
                     if done < count {
                         blendRow(coverage + done, count: count - done, reach: segment.reach - done, onto: row + segment.left + done, table)
                     }
                 }
-                from = to
             }
             y0 = y1
         }
