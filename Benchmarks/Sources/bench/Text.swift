@@ -100,11 +100,11 @@ func shapingTimes(runs: Int) throws -> (layOut: Double, harfBuzz: Double, layOut
     return (median(t), median(h), t.min() ?? 0, h.min() ?? 0)
 }
 
-/// The text scenes by their `--profile` names.
-func textProfileView(_ name: String) -> AnyView? {
+/// The text scenes by their `--profile` names: what makes each scene's view.
+func textProfileView(_ name: String) -> (() -> AnyView)? {
     switch name {
-    case "text-page": page().0
-    case "text-labels": labels()
+    case "text-page": { page().0 }
+    case "text-labels": labels
     default: nil
     }
 }

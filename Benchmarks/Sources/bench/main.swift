@@ -58,7 +58,7 @@ while !args.isEmpty {
         options.profile = args.removeFirst()
         if let n = args.first.flatMap(Int.init) { options.runs = n; args.removeFirst() }
     case "-h", "--help":
-        print("usage: bench [--quick] [--runs N] [--scenes NAME,NAME] [--json PATH] [--dump DIR] [--profile SCENE|text-page[-draw]|text-labels[-draw]|text-shaping [FRAMES]] [--reference all|SCENE,SCENE] [--threads N] [--malloc keep|default]")
+        print("usage: bench [--quick] [--runs N] [--scenes NAME,NAME] [--json PATH] [--dump DIR] [--profile SCENE|text-page[-anew|-relaid|-draw]|text-labels[-anew|-relaid|-draw]|text-shaping [FRAMES]] [--reference all|SCENE,SCENE] [--threads N] [--malloc keep|default]")
         exit(0)
     default:
         FileHandle.standardError.write(Data("bench: unknown argument '\(a)'\n".utf8))
@@ -133,17 +133,29 @@ if options.profile == "text-shaping" {
     exit(0)
 }
 
-if let name = options.profile, let view = textProfileView(name.replacingOccurrences(of: "-draw", with: "")) {
-    // The text scenes, warm (glyph masks cached after the first frame): --profile text-page;
+if let name = options.profile,
+   let make = textProfileView(name.replacingOccurrences(of: "-draw", with: "").replacingOccurrences(of: "-anew", with: "")
+                                  .replacingOccurrences(of: "-relaid", with: "")) {
+    // The text scenes, warm (glyph masks cached after the first frame): --profile text-page
+    // (the same view value each frame: its last display list drawn again); text-page-anew:
+    // the view made anew each frame; text-page-relaid: every frame laid out and lowered;
     // text-page-draw: the display list made once, drawn each frame.
     let renderer = Renderer(threads: benchThreads)
+    renderer.reusesUnchangedFrames = !name.hasSuffix("-relaid")
     let surface = try Surface(width: 1920, height: 1080)
+    let view = make()
     try renderer.render(view, into: surface)
     let list = try renderer.displayList(for: view, size: CGSize(width: 1920, height: 1080))
     var times: [Double] = []
     for _ in 0..<options.runs {
         let t0 = now()
-        if name.hasSuffix("-draw") { try renderer.render(list, into: surface) } else { try renderer.render(view, into: surface) }
+        if name.hasSuffix("-draw") {
+            try renderer.render(list, into: surface)
+        } else if name.hasSuffix("-anew") {
+            try renderer.render(make(), into: surface)
+        } else {
+            try renderer.render(view, into: surface)
+        }
         times.append(ms(now() - t0))
     }
     print(String(format: "%@: median %.3f ms over %d warm frames", name, median(times), options.runs))
