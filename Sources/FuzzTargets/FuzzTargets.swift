@@ -23,13 +23,32 @@ public enum FuzzTargets {
     /// The scene language: parse and evaluate; when it is a scene, explain it and render it on
     /// a small canvas; when it declares states, render its animation at a time taken from the
     /// input (overshooting progress included, as a spring gives).
+    ///
+    /// Frame reuse: the scene read again and drawn by the same renderer (which may draw its
+    /// last display list again) gives the same bytes, and so does the scene with one digit
+    /// changed, drawn after it, as a renderer that never reuses draws it.
     @discardableResult
     public static func scene(_ bytes: [UInt8]) -> Bool {
         let source = String(decoding: bytes, as: UTF8.self)
         guard let scene = try? Scene(source: source, fileName: "fuzz.scene", limits: limits) else { return true }
         let size = CGSize(width: min(64, scene.canvas.width), height: min(64, scene.canvas.height))
         _ = try? Explanation(scene.view, size: size, scale: 1)
-        _ = try? Renderer().render(scene.view, size: size, scale: 1, background: scene.canvas.background)
+        let renderer = Renderer()
+        func image(_ scene: Scene, _ renderer: Renderer) -> [UInt8]? {
+            let surface = try? renderer.render(scene.view, size: size, scale: 1, background: scene.canvas.background)
+            return surface?.withUnsafeMutableBytes { Array($0) }
+        }
+        let first = image(scene, renderer)
+        if first != nil, let again = try? Scene(source: source, fileName: "fuzz.scene", limits: limits),
+           image(again, renderer) != first {
+            return false
+        }
+        if first != nil, let changed = changingOneDigit(bytes),
+           let other = try? Scene(source: String(decoding: changed, as: UTF8.self), fileName: "fuzz.scene", limits: limits) {
+            let fresh = Renderer()
+            fresh.reusesUnchangedFrames = false
+            if image(other, renderer) != image(other, fresh) { return false }
+        }
         if let change = scene.change {
             let progress = Double(bytes.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF }) / 0xFFFF * 1.4 - 0.2
             _ = try? Renderer().render(change.view(progress: progress, in: size), size: size, scale: 1)
@@ -37,6 +56,22 @@ public enum FuzzTargets {
             _ = change.animation.progress(at: duration.isFinite ? duration * 0.5 : 1)
         }
         return true
+    }
+
+    /// The input with one digit changed (the first at or after a place the input chooses), or
+    /// nil when it has none.
+    static func changingOneDigit(_ bytes: [UInt8]) -> [UInt8]? {
+        guard !bytes.isEmpty else { return nil }
+        let start = bytes.reduce(0) { ($0 &* 131 &+ Int($1)) & 0xFFFFFF } % bytes.count
+        for k in 0..<bytes.count {
+            let i = (start + k) % bytes.count
+            if bytes[i] >= 48, bytes[i] <= 57 {
+                var changed = bytes
+                changed[i] = 48 + (bytes[i] - 48 + 1) % 10
+                return changed
+            }
+        }
+        return nil
     }
 
     /// SVG path data: parse, print, parse again.

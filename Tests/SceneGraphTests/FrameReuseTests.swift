@@ -186,6 +186,27 @@ import Testing
         #expect(!renderer.lastStats.reusedDisplayList)
     }
 
+    /// An animation's frames differ until it has finished; the frames held after it are the
+    /// same view, drawn from the last display list, to the same bytes as a renderer that never
+    /// reuses draws them.
+    @Test func framesHeldAfterAnAnimationReuseTheLastList() throws {
+        let change = AnimatedChange(from: Circle().fill(.blue).frame(width: 20, height: 20).offset(x: -30),
+                                    to: Circle().fill(.orange).frame(width: 40, height: 40).offset(x: 30),
+                                    animation: .easeInOut(duration: 0.5))
+        let renderer = Renderer(), fresh = Renderer()
+        fresh.reusesUnchangedFrames = false
+        var reused: [Bool] = []
+        for frame in 0..<12 {
+            let view = change.view(at: Double(frame) / 10, in: size)
+            let surface = try renderer.render(view, size: size)
+            reused.append(renderer.lastStats.reusedDisplayList)
+            let expected = try fresh.render(view, size: size)
+            #expect(surface.withUnsafeMutableBytes { Array($0) } == expected.withUnsafeMutableBytes { Array($0) }, "frame \(frame)")
+        }
+        // 0.0 … 0.5 s move (frame 5 lands on 1); 0.6 s and later hold the end.
+        #expect(reused == Array(repeating: false, count: 6) + Array(repeating: true, count: 6))
+    }
+
     /// Explicit ids are equal as their values are as `AnyHashable`s, integers compared without
     /// boxing; a structural identity is never an explicit one.
     @Test func explicitIDsKeepAnyHashableEquality() {

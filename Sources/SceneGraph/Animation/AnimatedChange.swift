@@ -37,11 +37,17 @@ public struct AnimatedChange: Sendable {
     /// [0, 1] extrapolate, as a spring's overshoot does): the interpolated layout tree, in a
     /// canvas of `size` points, which layout takes as it is.
     public func view(progress: Double, in size: CGSize) -> AnyView {
+        let progress = progress.isFinite ? progress : 1
         switch layouts.states(from, to, in: size) {
         case let .success((old, new)):
-            let frame = Interpolator(progress: progress.isFinite ? progress : 1).tree(from: old, to: new)
-            let canvas = PlacedNode(content: .container(.sequence([])), rect: CGRect(origin: .zero, size: size), children: [frame])
-            return AnyView(node: .leaf(.laidOut(canvas)))
+            // The frame at the last progress asked is the same view again, not another equal
+            // one: a renderer draws it from its last display list (the frames held after the
+            // change has finished, all at progress 1).
+            return layouts.frame(at: progress, size: size) {
+                let frame = Interpolator(progress: progress).tree(from: old, to: new)
+                let canvas = PlacedNode(content: .container(.sequence([])), rect: CGRect(origin: .zero, size: size), children: [frame])
+                return AnyView(node: .leaf(.laidOut(canvas)))
+            }
         case .failure(let error):
             // A state could not be laid out: the frame carries the error, and rendering it fails.
             return AnyView(node: .leaf(.layoutFailure(error)))
@@ -63,5 +69,16 @@ private final class LayoutMemo: Sendable {
             memo = (size, both)
             return both
         }
+    }
+
+    private let lastFrame = Locked<(progress: Double, size: CGSize, view: AnyView)?>(nil)
+
+    /// The frame at `progress` for `size`: the one made last time when both are the same,
+    /// else `make()`'s.
+    func frame(at progress: Double, size: CGSize, make: () -> AnyView) -> AnyView {
+        if let last = lastFrame.withLock({ $0 }), last.progress == progress, last.size == size { return last.view }
+        let view = make()
+        lastFrame.withLock { $0 = (progress, size, view) }
+        return view
     }
 }
