@@ -10,7 +10,9 @@ import Typography
 ///
 /// A render goes through phases, each a function of the one before: layout (the layout tree,
 /// every view's frame computed once), lowering (the display list in device space), planning
-/// (every offscreen image decided: `LayerPlan`), then drawing by the plan.
+/// (every offscreen image decided: `LayerPlan`), then drawing by the plan. A render whose views
+/// are the same as the last render's draws the last display list again, without layout or
+/// lowering (`reusesUnchangedFrames`).
 public final class Renderer {
     let rasterizer = Rasterizer()
     var recorder = StatsRecorder()
