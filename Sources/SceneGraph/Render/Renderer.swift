@@ -140,10 +140,13 @@ public final class Renderer {
     }
 
     func displayList<V: View>(for view: V, size canvas: CGSize, scale: Double, recorder: inout StatsRecorder) throws -> DisplayList {
+        // Read before anything is made: a font registered on another thread meanwhile makes
+        // the next frame anew.
+        let inputs = frameInputs(canvas, scale)
         let (root, reused) = recorder.time(.layout) { () -> (ViewNode, DisplayList?) in
             let root = resolve(view)
             guard reusesUnchangedFrames, let last = lastFrame else { return (root, nil) }
-            return (root, last.inputs == frameInputs(canvas, scale) && last.root.isCertainlySame(as: root) ? last.list : nil)
+            return (root, last.inputs == inputs && last.root.isCertainlySame(as: root) ? last.list : nil)
         }
         if let reused {
             recorder.stats.reusedDisplayList = true
@@ -158,7 +161,7 @@ public final class Renderer {
         } catch let refusal as StrokeRefusal {
             throw RenderError.strokeLimit(refusal)
         }
-        if reusesUnchangedFrames { lastFrame = LastFrame(root: root, inputs: frameInputs(canvas, scale), list: list) }
+        if reusesUnchangedFrames { lastFrame = LastFrame(root: root, inputs: inputs, list: list) }
         return list
     }
 
