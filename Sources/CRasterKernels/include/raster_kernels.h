@@ -28,20 +28,22 @@ size_t raster_blend_constant(uint32_t *pixels, size_t count, uint32_t source);
 /// has it. Returns how many pixels it composited: 0 without AVX2, else `count` rounded down to 8.
 size_t raster_composite_layer(uint32_t *pixels, const uint32_t *layer, size_t count, uint32_t m);
 
-/// `count` premultiplied 8-bit ARGB pixels at `pixels` under the premultiplied `source` through
-/// the coverage bytes at `coverage`, source-over, at the opacity `alpha8` (0…255), with
+/// `rows` rows of `count` premultiplied 8-bit ARGB pixels from `pixels` (rows `pixel_stride`
+/// pixels apart) under the premultiplied `source` through the coverage bytes from `coverage`
+/// (rows `coverage_stride` bytes apart), source-over, at the opacity `alpha8` (0…255), with
 /// pixman's arithmetic for a solid source through an A8 mask made IN the opacity
 /// (`UN8_MUL_UN8` of the coverage and `alpha8`, `UN8x4_MUL_UN8` of the source and that, then
 /// `UN8x4_MUL_UN8_ADD_UN8x4` onto the destination, saturated): the same bytes as the glyph-mask
 /// kernel's SSE2 Swift path (`MaskKernels.blendRow`), eight pixels at a time with AVX2 where
 /// the CPU has it. `reach` (≥ `count`): how far coverage bytes may be read and pixels rewritten;
 /// the last pixels then go as one more group of 8 or 4, the bytes past `count` masked off.
-/// Returns how many pixels it blended: 0 without AVX2, `count` when done, else the pixels
-/// before the last few (for the caller to finish).
-size_t raster_blend_mask_row(uint32_t *pixels, const uint8_t *coverage, size_t count, size_t reach, uint32_t source,
-                             uint32_t alpha8);
+/// Returns how many pixels of each row it blended (the same for every row: it depends on
+/// `count` and `reach` only): 0 without AVX2, `count` when done, else the pixels before each
+/// row's last few (for the caller to finish).
+size_t raster_blend_mask_rows(uint32_t *pixels, size_t pixel_stride, const uint8_t *coverage, size_t coverage_stride,
+                              size_t rows, size_t count, size_t reach, uint32_t source, uint32_t alpha8);
 
-/// Whether `raster_blend_constant`, `raster_composite_layer` and `raster_blend_mask_row` may use AVX2 (when the CPU has it); for tests that check
+/// Whether `raster_blend_constant`, `raster_composite_layer` and `raster_blend_mask_rows` may use AVX2 (when the CPU has it); for tests that check
 /// both paths give the same bytes. Returns whether AVX2 is used from now on.
 int raster_kernels_use_avx2(int allowed);
 

@@ -430,16 +430,17 @@ enum MaskKernels {
             let segments = w.segments.view
             for k in 0..<segments.count {
                 let segment = segments[k]
-                let count = segment.right - segment.left
-                for y in segment.top..<segment.bottom {
-                    let row = base + y * pixelsPerRow
-                    let coverage = segment.coverage! + y * segment.stride
-                    // Through the AVX2 kernel where the CPU has one (the same bytes), eight
-                    // pixels at a time; whatever it leaves (all of it without AVX2) through
-                    // `blendRow`.
-                    let done = raster_blend_mask_row(row + segment.left, coverage, count, segment.reach, source, alpha8)
-                    if done < count {
-                        blendRow(coverage + done, count: count - done, reach: segment.reach - done, onto: row + segment.left + done, table)
+                let count = segment.right - segment.left, rows = segment.bottom - segment.top
+                let pixels = base + segment.top * pixelsPerRow + segment.left
+                let coverage = segment.coverage! + segment.top * segment.stride
+                // Through the AVX2 kernel where the CPU has one (the same bytes), eight pixels
+                // at a time, every row in one call; whatever it leaves of each row (all of it
+                // without AVX2) through `blendRow`.
+                let done = raster_blend_mask_rows(pixels, pixelsPerRow, coverage, segment.stride, rows, count, segment.reach, source, alpha8)
+                if done < count {
+                    for r in 0..<rows {
+                        blendRow(coverage + r * segment.stride + done, count: count - done, reach: segment.reach - done,
+                                 onto: pixels + r * pixelsPerRow + done, table)
                     }
                 }
             }
