@@ -38,6 +38,27 @@ import Testing
         }
     }
 
+    /// Helper threads build the fills recorded whole while the caller records more
+    /// (`FillStream`): with the caller taking none at the flush, the helpers build them all,
+    /// and the bytes are still those of drawing each fill at once.
+    @Test(arguments: [2, 3], [CoverageQuality.exact, .fast])
+    func fillsBuiltByHelpersWhileRecordingEqualFillsDrawnAtOnce(threads: Int, quality: CoverageQuality) throws {
+        let once = try Self.draw(format: .argb32, batched: false) { $0.coverageQuality = quality }
+        for maximumPendingFills in [7, 2048] {
+            var chunks = 0
+            let bytes = try Self.draw(format: .argb32, batched: true) {
+                $0.coverageQuality = quality
+                $0.threads = threads
+                $0.minimumParallelBuildSegments = 0
+                $0.maximumPendingFills = maximumPendingFills
+                $0.buildsAtFlush = false
+            } after: { chunks = $0.helperChunks }
+            let same = bytes == once
+            #expect(same, "\(maximumPendingFills) fills at a time")
+            #expect(chunks > 0, "helpers built the fills")
+        }
+    }
+
     /// Fills that fail (a non-finite point, too many segments) report their error at the call
     /// that asked for them, batched or not; the fills around them are drawn either way.
     @Test(arguments: [1, 2])

@@ -177,6 +177,15 @@ public final class Rasterizer {
     }
 
     deinit {
+        if let stream {
+            stream.cancel()
+            stream.waitForHelpers()
+        }
+        if let pendingFills {
+            pendingFills.deinitialize(count: pendingCount)
+            pendingFills.deallocate()
+        }
+        builtFills?.deallocate()
         accumulation.deallocate()
         mask.deallocate()
     }
@@ -217,14 +226,12 @@ public final class Rasterizer {
         // This fill's quality: its own, or the rasterizer's.
         let coverageQuality = quality ?? self.coverageQuality
         if let solid, let segments = deferredSegments(path, transform: transform, tolerance: tolerance, clip: clip, solid: solid) {
-            pending.append(PendingFill(path: path, transform: transform, fillRule: fillRule, clip: clip, opacity: opacity,
-                                       tolerance: tolerance, source: solid.source, quality: coverageQuality))
-            pendingSegments += segments
-            if pending.count >= maximumPendingFills || pendingSegments >= maximumPendingSegments { try flushBatch() }
+            try record(PendingFill(path: path, transform: transform, fillRule: fillRule, clip: clip, opacity: opacity,
+                                   tolerance: tolerance, source: solid.source, quality: coverageQuality), segments: segments)
             return
         }
         // Drawn or recorded now: after the fills recorded whole before it.
-        if !pending.isEmpty { try flushBatch() }
+        if pendingCount > 0 { try flushBatch() }
         let tolerance = tolerance.isFinite && tolerance > 0 ? max(tolerance, 1e-4) : flatteningTolerance
         let segmentCount = path.flattenedSegmentCount(transform: transform, tolerance: tolerance)
         guard segmentCount <= maximumSegments else {
@@ -509,11 +516,11 @@ public final class Rasterizer {
     }
 
     /// Whether fills are recorded and not drawn yet (what `flushBatch` would draw).
-    public var hasRecordedFills: Bool { !pending.isEmpty || !batch.isEmpty }
+    public var hasRecordedFills: Bool { pendingCount > 0 || !batch.isEmpty }
 
     /// Draws the recorded fills now (the batch stays begun).
     public func flushBatch() throws {
-        if !pending.isEmpty {
+        if pendingCount > 0 {
             try drawPending()
         } else if !batch.isEmpty {
             try batch.flush(with: batchWorkers())
@@ -551,9 +558,20 @@ public final class Rasterizer {
         var quality: CoverageQuality
     }
 
-    private var pending: [PendingFill] = []
-    /// The flattened segments `pending` holds (at most: `flattenedSegmentCount`).
+    /// The fills recorded whole, in order: `pendingCount` of `pendingCapacity` slots.
+    private var pendingFills: UnsafeMutablePointer<PendingFill>?
+    private var pendingCount = 0
+    private var pendingCapacity = 0
+    /// Where each of them went in phase 1 (a slot per fill, written by the thread that built it).
+    private var builtFills: UnsafeMutablePointer<BuiltFill>?
+    /// The flattened segments the pending fills hold (at most: `flattenedSegmentCount`).
     private var pendingSegments = 0
+    /// Helpers building the pending fills while more are recorded (`record`), and the
+    /// builders they were given (the caller's is the first); nil: none started.
+    private var stream: FillStream?
+    private var streamBuilders: [Rasterizer] = []
+    /// Fills published to the helpers at a time, and taken by one at a time.
+    static let streamChunk = 16
     /// Fills recorded whole before the batch draws itself (which bounds the pieces they
     /// become), and the flattened segments they may hold.
     var maximumPendingFills = 2048
@@ -569,8 +587,14 @@ public final class Rasterizer {
     /// Set on builders: every fill that reaches the cells is recorded into the batch, which
     /// never draws (its owner draws it).
     private var recordsEverything = false
-    /// How many threads the last fills recorded whole were built on (tests).
+    /// How many threads the last fills recorded whole were shared out to (tests).
     private(set) var lastBuilders = 0
+    /// Chunks of fills recorded whole that helper threads took while the caller recorded
+    /// (`FillStream`; statistics, tests).
+    private(set) var helperChunks = 0
+    /// Whether the caller takes a part of the fills still unbuilt at the flush (off: the
+    /// helpers build them all; tests, so that they surely build some).
+    var buildsAtFlush = true
 
     /// Whether a fill of `path` onto `solid` is recorded whole, and then its flattened segment
     /// count (at most): several threads draw the batch it joins; the path is certain to go to
@@ -606,24 +630,54 @@ public final class Rasterizer {
     /// before it are drawn and its error is thrown, as drawing them one at a time would have
     /// done, and the fills after it are dropped.
     private func drawPending() throws {
-        let fills = pending
-        pending.removeAll(keepingCapacity: true)
+        let count = pendingCount
         let segments = pendingSegments
         pendingSegments = 0
-        guard let target = batch.target else { return }
-        let n = segments >= minimumParallelBuildSegments ? min(threads, fills.count) : 1
-        lastBuilders = n
-        while builders.count < n {
-            let builder = Rasterizer()
-            builder.recordsEverything = true
-            builders.append(builder)
-        }
-        let builders = Array(self.builders.prefix(n))
-        for b in builders {
-            b.batch.begin(target)
-            b.maximumSegments = maximumSegments
-        }
+        let stream = self.stream
+        self.stream = nil
         defer {
+            pendingFills!.deinitialize(count: count)
+            pendingCount = 0
+        }
+        guard let target = batch.target else {
+            // Helpers start only while a batch is begun, and the batch is drawn before it ends.
+            stream?.cancel()
+            stream?.waitForHelpers()
+            return
+        }
+        // Phase 1. Fill i's commands are builders[built[i].builder].batch's built[i].range.
+        let builders: [Rasterizer]
+        let work: BuildWork
+        if let stream {
+            // Helpers took fills while they were recorded: take the rest, then wait for them.
+            builders = streamBuilders
+            work = BuildWork(fills: pendingFills!, built: builtFills!, builders: builders, target: target.rows)
+            stream.close(count)
+            if buildsAtFlush {
+                while let range = stream.take(Self.streamChunk, helper: false) { work.build(range, worker: 0) }
+            }
+            stream.waitForHelpers()
+            lastBuilders = builders.count
+            helperChunks += stream.helperTakes
+        } else {
+            let n = segments >= minimumParallelBuildSegments ? min(threads, count) : 1
+            builders = beginBuilders(n, target: target)
+            work = BuildWork(fills: pendingFills!, built: builtFills!, builders: builders, target: target.rows)
+            if n == 1 {
+                work.build(0..<count, worker: 0)
+            } else {
+                let shared = FillStream()
+                shared.close(count)
+                let chunk = BuildWork.chunk(fills: count, threads: n)
+                DispatchQueue.concurrentPerform(iterations: n) { w in
+                    while let range = shared.take(chunk, helper: w > 0) { work.build(range, worker: w) }
+                }
+            }
+            lastBuilders = n
+        }
+        let built = builtFills!
+        defer {
+            built.deinitialize(count: count)
             for b in builders {
                 b.batch.removeAll()
                 coveragePixels += b.coveragePixels; b.coveragePixels = 0
@@ -634,21 +688,11 @@ public final class Rasterizer {
             }
             batch.removeAll()
         }
-        // Phase 1. Fill i's commands are builders[built[i].builder].batch's built[i].range.
-        let built = UnsafeMutableBufferPointer<BuiltFill>.allocate(capacity: fills.count)
-        defer { built.deallocate() }
-        let work = BuildWork(fills: fills, built: built, builders: builders, target: target.rows,
-                             chunk: BuildWork.chunk(fills: fills.count, threads: n))
-        if n == 1 {
-            work.build(worker: 0)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: n) { work.build(worker: $0) }
-        }
         // Phase 2: what the batch held first, then each fill up to the first that failed.
         var placed: [FillBatch.Placed] = []
         batch.place(0..<batch.commandCount, into: &placed)
         var failure: Error?
-        for i in 0..<fills.count {
+        for i in 0..<count {
             if let error = built[i].error { failure = error; break }
             builders[built[i].builder].batch.place(built[i].range, into: &placed)
         }
@@ -656,6 +700,59 @@ public final class Rasterizer {
         batch.lastWorkers = try FillBatch.draw(placed, pieces: pieces, onto: target, with: batchWorkers(),
                                                minimumParallelPieces: batch.minimumParallelPieces)
         if let failure { throw failure }
+    }
+
+    /// Records a fill to draw whole at the flush. Once the fills recorded hold
+    /// `minimumParallelBuildSegments`, helper threads start building them while the caller
+    /// records more (`FillStream`).
+    private func record(_ fill: PendingFill, segments: Int) throws {
+        if pendingCount > 0, pendingCount >= pendingCapacity { try flushBatch() }
+        if pendingCount == 0, pendingCapacity < max(1, maximumPendingFills) {
+            pendingFills?.deallocate()
+            builtFills?.deallocate()
+            pendingCapacity = max(1, maximumPendingFills)
+            pendingFills = .allocate(capacity: pendingCapacity)
+            builtFills = .allocate(capacity: pendingCapacity)
+        }
+        (pendingFills! + pendingCount).initialize(to: fill)
+        pendingCount += 1
+        pendingSegments += segments
+        if let stream {
+            if pendingCount % Self.streamChunk == 0 { stream.publish(pendingCount) }
+        } else if threads > 1, pendingSegments >= minimumParallelBuildSegments, let target = batch.target {
+            startHelpers(target: target)
+        }
+        if pendingCount >= maximumPendingFills || pendingSegments >= maximumPendingSegments { try flushBatch() }
+    }
+
+    /// Starts `threads − 1` helpers on the fills recorded so far and those still to come.
+    private func startHelpers(target: FillBatch.Target) {
+        let builders = beginBuilders(threads, target: target)
+        let stream = FillStream()
+        self.stream = stream
+        streamBuilders = builders
+        stream.publish(pendingCount)
+        let work = BuildWork(fills: pendingFills!, built: builtFills!, builders: builders, target: target.rows)
+        for w in 1..<builders.count {
+            DispatchQueue.global().async {
+                stream.help(chunk: Self.streamChunk) { work.build($0, worker: w) }
+            }
+        }
+    }
+
+    /// `n` builders for phase 1, each recording into its own batch onto `target`.
+    private func beginBuilders(_ n: Int, target: FillBatch.Target) -> [Rasterizer] {
+        while builders.count < n {
+            let builder = Rasterizer()
+            builder.recordsEverything = true
+            builders.append(builder)
+        }
+        let chosen = Array(builders.prefix(n))
+        for b in chosen {
+            b.batch.begin(target)
+            b.maximumSegments = maximumSegments
+        }
+        return chosen
     }
 
     /// Where one fill recorded whole went in phase 1 of `drawPending`.
@@ -668,13 +765,10 @@ public final class Rasterizer {
     /// What the threads of phase 1 share: the fills, read-only; the slots each writes for the
     /// fills it takes (no two threads take one fill); each thread's own builder.
     private struct BuildWork: @unchecked Sendable {
-        let fills: [PendingFill]
-        let built: UnsafeMutableBufferPointer<BuiltFill>
+        let fills: UnsafeMutablePointer<PendingFill>
+        let built: UnsafeMutablePointer<BuiltFill>
         let builders: [Rasterizer]
         let target: SolidTarget
-        /// Fills a thread takes at a time.
-        let chunk: Int
-        let next = Locked(0)
 
         /// About four takes per thread, at most 16 fills each: a few large fills are shared
         /// out one by one, thousands of small ones do not contend on the lock.
@@ -682,27 +776,22 @@ public final class Rasterizer {
             min(16, max(1, fills / (4 * max(1, threads))))
         }
 
-        func build(worker w: Int) {
+        /// Builds `range` of the fills with builder `w`.
+        func build(_ range: Range<Int>, worker w: Int) {
             let builder = builders[w]
-            while true {
-                let first = next.take(chunk)
-                guard first < fills.count else { return }
-                for i in first..<min(fills.count, first + chunk) {
-                    let fill = fills[i]
-                    let start = builder.batch.commandCount
-                    var error: Error?
-                    builder.coverageQuality = fill.quality
-                    do {
-                        try builder.rasterize(fill.path, transform: fill.transform, fillRule: fill.fillRule, clip: fill.clip,
-                                              opacity: fill.opacity, tolerance: fill.tolerance,
-                                              solid: SolidTarget(source: fill.source, pixels: target.pixels, stride: target.stride),
-                                              emit: { _, _, _ in })
-                    } catch let e {
-                        error = e
-                    }
-                    (built.baseAddress! + i).initialize(to: BuiltFill(builder: w, range: start..<builder.batch.commandCount,
-                                                                      error: error))
+            for i in range {
+                let start = builder.batch.commandCount
+                var error: Error?
+                builder.coverageQuality = fills[i].quality
+                do {
+                    try builder.rasterize(fills[i].path, transform: fills[i].transform, fillRule: fills[i].fillRule,
+                                          clip: fills[i].clip, opacity: fills[i].opacity, tolerance: fills[i].tolerance,
+                                          solid: SolidTarget(source: fills[i].source, pixels: target.pixels, stride: target.stride),
+                                          emit: { _, _, _ in })
+                } catch let e {
+                    error = e
                 }
+                (built + i).initialize(to: BuiltFill(builder: w, range: start..<builder.batch.commandCount, error: error))
             }
         }
     }
