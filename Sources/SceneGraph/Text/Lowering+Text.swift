@@ -68,7 +68,7 @@ extension Lowering {
             let origin = CGPoint(x: place.tx, y: place.ty)
             let key = TextLoweringMemo.Key(layout: text.layout.id, scale: place.a.bitPattern, ownStyles: text.styles.map { $0 != nil })
             // (One lookup: a hit is the steady state, a frame of labels makes hundreds.)
-            let known = textMemo?.lowered[key]
+            let known = textMemo?.lowered(for: key)
             let lowered = known ?? runs(of: text, groupOfRun: groupOfRun, groups: groups.count, scale: place.a)
             if known == nil, let textMemo, text.layout.id != 0 { textMemo.keep(lowered, for: key) }
             warnAbout(text, lowered.missing, lowered.fontconfig, at: context.source)

@@ -10,7 +10,8 @@ import Typography
 ///   again, glyph by glyph).
 ///
 /// Both are bounded (a renderer meeting ever new texts starts over) and belong to one renderer,
-/// which renders on one thread at a time.
+/// which renders on one thread at a time; the first is read and kept under a lock, as lowering
+/// may run on several threads.
 final class TextLoweringMemo {
     struct Key: Hashable {
         var layout: UInt64
@@ -31,11 +32,19 @@ final class TextLoweringMemo {
 
     static let capacity = 4_096
 
-    private(set) var lowered: [Key: Lowered] = [:]
+    /// Texts lowered before: read and kept under a lock, since a large container's children
+    /// are lowered on several threads at once (`Lowering.lowerInParallel`).
+    private let lowered = Locked<[Key: Lowered]>([:])
+
+    func lowered(for key: Key) -> Lowered? {
+        lowered.withLock { $0[key] }
+    }
 
     func keep(_ text: Lowered, for key: Key) {
-        if lowered.count >= TextLoweringMemo.capacity { lowered.removeAll(keepingCapacity: true) }
-        lowered[key] = text
+        lowered.withLock { lowered in
+            if lowered.count >= TextLoweringMemo.capacity { lowered.removeAll(keepingCapacity: true) }
+            lowered[key] = text
+        }
     }
 
     struct MasksKey: Hashable {
