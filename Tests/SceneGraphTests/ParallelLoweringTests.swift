@@ -6,7 +6,8 @@ import ReferenceScenes
 /// A container of `Lowering.minimumParallelChildren` children or more is lowered on the
 /// render's threads (`Lowering.lowerInParallel`): the display list and its warnings are one
 /// thread's, item for item and in order, and a failing child stops lowering with the error of
-/// the first failure in the children's order.
+/// the first failure in the children's order. Long display lists are planned the same way
+/// (`LayerPlanner.plan`).
 @Suite struct ParallelLoweringTests {
     /// `count` children of every kind lowering meets: filled and stroked paths, texts (drawn
     /// from masks, and some with a character no font has, which warns, each text its own
@@ -75,5 +76,30 @@ import ReferenceScenes
         #expect(one != "no error")
         #expect(failure(2) == one)
         #expect(failure(8) == one)
+    }
+
+    /// Items 300 and 700 of 1,000 cast shadows beyond the range drawn, each its own (the error
+    /// names it): planning on any number of threads stops at item 300, with its error.
+    @Test func planningThrowsTheFirstFailureInOrder() throws {
+        let views = (0..<1_000).map { k -> AnyView in
+            let circle = Circle().fill(Color.blue).frame(width: 4, height: 4).offset(x: Double(k % 50) * 6, y: Double(k / 50) * 6)
+            return k == 300 ? AnyView(circle.shadow(color: .black, radius: 1e7)) :
+                k == 700 ? AnyView(circle.shadow(color: .black, radius: 2e7)) : AnyView(circle)
+        }
+        let view = ZStack(alignment: .topLeading) { AnyView(sequence: views) }.frame(width: 300, height: 200)
+        func failure(_ threads: Int) throws -> String {
+            let surface = try Surface(width: 300, height: 200)
+            do {
+                try Renderer(threads: threads).render(view, into: surface)
+                return "no error"
+            } catch {
+                return String(describing: error)
+            }
+        }
+        let one = try failure(1)
+        #expect(one.contains("1"), "\(one)")
+        #expect(one != "no error")
+        #expect(try failure(2) == one)
+        #expect(try failure(8) == one)
     }
 }

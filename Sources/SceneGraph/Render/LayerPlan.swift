@@ -199,21 +199,72 @@ struct LayerPlanner {
     /// The layers' margin beyond their ink, in device pixels (`Renderer.layerMargin`).
     var margin = Double(Renderer.layerMargin)
 
+    /// Threads the items of a long list are planned on at once (`plan(_:on:format:)`).
+    var threads = 1
+
+    /// Lists shorter than this are planned on the calling thread.
+    static let minimumParallelItems = 512
+
     /// The plan for `items` drawn onto a surface covering `surface` (device pixels) in
-    /// `format`.
+    /// `format`. A list of `minimumParallelItems` items or more is planned on `threads`
+    /// threads, each taking runs of consecutive items (planning an item reads nothing but
+    /// the item); should an item fail, the first failure in the list's order is thrown.
     func plan(_ items: [DisplayItem], on surface: PixelRect, format: PixelFormat) throws -> [PlannedItem] {
-        try items.map { item in
-            switch item {
-            case .leaf(let leaf): return .leaf(leaf, try plan(leaf, on: surface))
-            case .group(let group):
-                // On an 8-bit sRGB surface a group that only fades one leaf is that leaf, faded.
-                if format == .argb32 || format == .xrgb32, let (leaf, groups) = group.folded {
-                    var leafPlan = try plan(leaf, on: surface)
-                    leafPlan.foldedFrom = groups
-                    return .leaf(leaf, leafPlan)
+        guard threads > 1, items.count >= Self.minimumParallelItems else {
+            return try items.map { try plan($0, on: surface, format: format) }
+        }
+        let runLength = max(64, items.count / (8 * threads))
+        let runs = (items.count + runLength - 1) / runLength
+        // Per run: how many of its items were planned, and the error that stopped it.
+        var done = [Int](repeating: 0, count: runs)
+        var failures = [Error?](repeating: nil, count: runs)
+        var firstFailure: Error?
+        let planned = try done.withUnsafeMutableBufferPointer { done in
+            try failures.withUnsafeMutableBufferPointer { failures in
+                try [PlannedItem](unsafeUninitializedCapacity: items.count) { slots, count in
+                    nonisolated(unsafe) let (slots, done, failures) = (slots, done, failures)
+                    let next = Locked(0)
+                    let planner = self
+                    DispatchQueue.concurrentPerform(iterations: min(threads, runs)) { _ in
+                        while true {
+                            let run = next.take()
+                            guard run < runs else { return }
+                            for i in (run * runLength)..<min(items.count, (run + 1) * runLength) {
+                                do {
+                                    (slots.baseAddress! + i).initialize(to: try planner.plan(items[i], on: surface, format: format))
+                                    done[run] += 1
+                                } catch {
+                                    failures[run] = error
+                                    break
+                                }
+                            }
+                        }
+                    }
+                    if let run = failures.firstIndex(where: { $0 != nil }) {
+                        for r in 0..<runs { (slots.baseAddress! + r * runLength).deinitialize(count: done[r]) }
+                        firstFailure = failures[run]
+                        count = 0
+                        return
+                    }
+                    count = items.count
                 }
-                return .group(group, try plan(group, item.inkBounds, on: surface, format: format))
             }
+        }
+        if let firstFailure { throw firstFailure }
+        return planned
+    }
+
+    private func plan(_ item: DisplayItem, on surface: PixelRect, format: PixelFormat) throws -> PlannedItem {
+        switch item {
+        case .leaf(let leaf): return .leaf(leaf, try plan(leaf, on: surface))
+        case .group(let group):
+            // On an 8-bit sRGB surface a group that only fades one leaf is that leaf, faded.
+            if format == .argb32 || format == .xrgb32, let (leaf, groups) = group.folded {
+                var leafPlan = try plan(leaf, on: surface)
+                leafPlan.foldedFrom = groups
+                return .leaf(leaf, leafPlan)
+            }
+            return .group(group, try plan(group, item.inkBounds, on: surface, format: format))
         }
     }
 

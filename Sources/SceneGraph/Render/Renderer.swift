@@ -270,7 +270,8 @@ public final class Renderer {
         }
         let list = try makeList(&recorder)
         let plan = try recorder.time(.planning) {
-            try LayerPlanner().plan(list.items, on: PixelRect(x: 0, y: 0, width: surface.width, height: surface.height), format: surface.format)
+            try LayerPlanner(threads: threads).plan(list.items, on: PixelRect(x: 0, y: 0, width: surface.width, height: surface.height),
+                                                    format: surface.format)
         }
         if let background { surface.fill(background) } else { surface.clear() }
         try draw(plan, on: surface, origin: (0, 0))
