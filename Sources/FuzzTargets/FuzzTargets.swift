@@ -134,8 +134,8 @@ public enum FuzzTargets {
         _ = try? canvas.fill(p, with: .color(.blue), fillRule: .nonZero, transform: transform)
         _ = try? canvas.fill(p, with: .color(Color.red.opacity(0.5)), fillRule: .evenOdd, opacity: 0.7, blendMode: .multiply)
         // The same fills drawn at once and batched band by band on two threads, under either
-        // coverage quality, recorded whole and built on one thread or on both: the bytes must
-        // be equal (`FillBatch`).
+        // coverage quality, recorded whole and built on one thread, on both, or by a helper
+        // while they are recorded: the bytes must be equal (`FillBatch`).
         let flags = reader.byte()
         let quality: CoverageQuality = flags & 1 == 0 ? .exact : .fast
         guard let once = try? Surface(width: 64, height: 64), let banded = try? Surface(width: 64, height: 64) else { return false }
@@ -144,6 +144,8 @@ public enum FuzzTargets {
         batched.coverageQuality = quality
         batched.threads = 2
         if flags & 2 != 0 { batched.minimumParallelBuildSegments = 0 }
+        // Helpers start with the first fill and build them all (`FillStream`).
+        if flags & 6 == 6 { batched.buildsAtFlush = false }
         guard let state = try? batched.beginBatch(on: banded) else { return false }
         for k in 0..<3 {
             let moved = transform.concatenating(CGAffineTransform(translationX: CGFloat(7 * k), y: CGFloat(-5 * k)))

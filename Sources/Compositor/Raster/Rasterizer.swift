@@ -593,8 +593,9 @@ public final class Rasterizer {
     /// (`FillStream`; statistics, tests).
     private(set) var helperChunks = 0
     /// Whether the caller takes a part of the fills still unbuilt at the flush (off: the
-    /// helpers build them all; tests, so that they surely build some).
-    var buildsAtFlush = true
+    /// helpers build them all, and the caller waits; for tests and the fuzz target, so that
+    /// helpers surely build some). The output is the same bytes either way.
+    public var buildsAtFlush = true
 
     /// Whether a fill of `path` onto `solid` is recorded whole, and then its flattened segment
     /// count (at most): several threads draw the batch it joins; the path is certain to go to
