@@ -33,13 +33,13 @@ import Testing
         }
     }
 
-    /// The same bytes at 1, 3 and 8 threads as the reference (rendered at the default count):
-    /// bands of fills are dealt to threads, each drawn by one, fill after fill.
+    /// The same bytes at 1, 2, 3 and 8 threads as the reference (`make examples`, at the
+    /// default count): bands of fills are dealt to threads, each drawn by one, fill after fill.
     @Test(arguments: names) func sameAtEveryThreadCount(_ name: String) throws {
         let scene = try Scene(contentsOfFile: Self.folder.appendingPathComponent(name + ".scene").path)
         let view = scene.change.map { $0.view(at: $0.duration / 2, in: scene.canvas.size) } ?? scene.view
         let reference = try PNG.read(path: Self.folder.appendingPathComponent(name + ".png").path)
-        for threads in [1, 3, 8] {
+        for threads in [1, 2, 3, 8] {
             let surface = try Renderer(threads: threads).render(view, size: scene.canvas.size, scale: scene.canvas.scale,
                                                                 background: scene.canvas.background)
             #expect(try surface.compare(to: reference).differingPixels == 0, "\(name) at \(threads) threads")
