@@ -120,6 +120,11 @@ public struct Path: Hashable, Sendable {
     /// Starts a subpath at `points[0]` and adds lines through the rest.
     public mutating func addLines(_ points: [CGPoint]) {
         guard let first = points.first else { return }
+        // Room for them all at once, and the close that usually follows (a stroke's outline is
+        // thousands of points: growing by doubling copied the elements again and again); still
+        // doubling when it grows, so many small calls stay linear.
+        let needed = elements.count + points.count + 1
+        if needed > elements.capacity { elements.reserveCapacity(max(needed, 2 * elements.capacity)) }
         move(to: first)
         for point in points.dropFirst() { addLine(to: point) }
     }
