@@ -535,11 +535,18 @@ func countStartWindings(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, columns
             while lo < hi { let mid = (lo + hi) / 2; if sorted[mid].xmin <= reach { lo = mid + 1 } else { hi = mid } }
             var w: Int32 = 0
             for b in 0..<lo {
+                // `passesLeft` of every piece present at the start's height, but for the
+                // start and its partner, as bits (which pieces count goes either way at
+                // random: a branch each was mispredicted). At that height, at or below the
+                // piece's top (where the line from the top gives its x exactly: slopes are
+                // finite) and above its bottom, the line from its top is `x(at:)`; for the
+                // pieces not counted the value means nothing.
                 let j = Int(sortedIndex[b])
-                guard j != i, j != partner else { continue }
                 let q = sorted[b]
-                guard q.ya <= c.ya, c.ya < q.yb else { continue }
-                if passesLeft(q, j, of: c, i) { w &+= q.dir }
+                let xq = q.xa + (c.ya - q.ya) * q.slope
+                let left = bit(xq < c.xa) | (bit(xq == c.xa) & (bit(q.slope < c.slope) | (bit(q.slope == c.slope) & bit(j < i))))
+                let counts = bit(j != i) & bit(j != partner) & bit(q.ya <= c.ya) & bit(c.ya < q.yb) & left
+                w &+= q.dir & (0 &- Int32(counts))
             }
             s.counted[i] = w
             s.countingWork &+= lo
