@@ -171,7 +171,10 @@ final class LayoutPass {
         case .leaf:
             firstChild[index] = childIndices.count
         case .container(let c):
-            let below = c.children.flatMap(ViewNode.children).map { add($0, inner) }
+            var members: [ViewNode] = []
+            members.reserveCapacity(c.children.count)
+            for child in c.children { ViewNode.appendChildren(of: child, to: &members) }
+            let below = members.map { add($0, inner) }
             firstChild[index] = childIndices.count
             childCount[index] = below.count
             childIndices.append(contentsOf: below)

@@ -225,14 +225,28 @@ extension ViewNode {
     /// modifier written on several views (a `Group`, a `ForEach`) applied to each of them, as
     /// SwiftUI applies a group's modifiers to every member.
     static func children(_ node: ViewNode) -> [ViewNode] {
+        var members: [ViewNode] = []
+        appendChildren(of: node, to: &members)
+        return members
+    }
+
+    /// `children(node)` appended to `members`, without an array per child (a ZStack of
+    /// 10,000 views made 20,000 one-element arrays a frame).
+    static func appendChildren(of node: ViewNode, to members: inout [ViewNode]) {
         switch node {
-        case .leaf(.empty): return []
-        case .container(.sequence(let nodes)): return nodes.flatMap(children)
-        case .leaf, .container: return [node]
+        case .leaf(.empty): return
+        case .container(.sequence(let nodes)):
+            if members.isEmpty { members.reserveCapacity(nodes.count) }
+            for n in nodes { appendChildren(of: n, to: &members) }
+        case .leaf, .container: members.append(node)
         case let .modified(modifier, inner):
-            let members = children(inner)
-            if members.count != 1 { return members.map { .modified(modifier, $0) } }
-            return [node]
+            let start = members.count
+            appendChildren(of: inner, to: &members)
+            if members.count - start == 1 {
+                members[start] = node
+            } else {
+                for k in start..<members.count { members[k] = .modified(modifier, members[k]) }
+            }
         }
     }
 
