@@ -158,17 +158,19 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
             let d1 = select(y1 >= pi.yb, pi.xb, pi.xa + (y1 - pi.ya) * pi.slope)
                 - select(y1 >= pj.yb, pj.xb, pj.xa + (y1 - pj.ya) * pj.slope)
             let crosses = bit(y1 > y0) & ((bit(d0 < 0) & bit(d1 > 0)) | (bit(d0 > 0) & bit(d1 < 0)))
-            if crosses == 0 { continue }
+            // The two events are written whether or not they cross, and kept only if they
+            // do (the count moves on by 0 or 2): whether a pair crosses is as random as the
+            // comparisons were, and a branch on it was mispredicted. Where they do not cross,
+            // the height and the deltas written mean nothing and are written over.
             let yc = min(y1, max(y0, y0 + (y1 - y0) * (d0 / (d0 - d1))))
             let j = s.sortedIndex[b - 1]
-            if d0 < 0 {
-                // i was left of j and ends right of it: j joins i's left side.
-                s.events.append(CrossingEvent(piece: i, y: yc, delta: pj.dir))
-                s.events.append(CrossingEvent(piece: j, y: yc, delta: -pi.dir))
-            } else {
-                s.events.append(CrossingEvent(piece: i, y: yc, delta: -pj.dir))
-                s.events.append(CrossingEvent(piece: j, y: yc, delta: pi.dir))
-            }
+            // i left of j at y0 and right of it at y1: j joins i's left side, and i leaves j's.
+            let sign = 1 &- 2 &* Int32(bit(d0 > 0))
+            let n = s.events.count
+            s.events.resize(count: n + 2)
+            s.events[n] = CrossingEvent(piece: i, y: yc, delta: sign &* pj.dir)
+            s.events[n + 1] = CrossingEvent(piece: j, y: yc, delta: 0 &- sign &* pi.dir)
+            s.events.count = n + 2 &* Int(crosses)
         }
         if pairs > budget { return false }
     }
