@@ -219,9 +219,9 @@ struct LayerPlanner {
         var done = [Int](repeating: 0, count: runs)
         var failures = [Error?](repeating: nil, count: runs)
         var firstFailure: Error?
-        let planned = try done.withUnsafeMutableBufferPointer { done in
-            try failures.withUnsafeMutableBufferPointer { failures in
-                try [PlannedItem](unsafeUninitializedCapacity: items.count) { slots, count in
+        let planned = done.withUnsafeMutableBufferPointer { done in
+            failures.withUnsafeMutableBufferPointer { failures in
+                [PlannedItem](unsafeUninitializedCapacity: items.count) { slots, count in
                     nonisolated(unsafe) let (slots, done, failures) = (slots, done, failures)
                     let next = Locked(0)
                     let planner = self
