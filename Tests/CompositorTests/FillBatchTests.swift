@@ -23,18 +23,8 @@ import Testing
     /// the batch drawing itself every 7 fills or only at its end.
     @Test(arguments: [2, 3, 8], [CoverageQuality.exact, .fast])
     func fillsRecordedWholeEqualFillsDrawnAtOnce(threads: Int, quality: CoverageQuality) throws {
-        let once = try Self.draw(format: .argb32, batched: false) { $0.coverageQuality = quality }
-        for maximumPendingFills in [7, 2048] {
-            var builders = 0
-            let bytes = try Self.draw(format: .argb32, batched: true) {
-                $0.coverageQuality = quality
-                $0.threads = threads
-                $0.minimumParallelBuildSegments = 0
-                $0.maximumPendingFills = maximumPendingFills
-            } after: { builders = max(builders, $0.lastBuilders) }
-            let same = bytes == once   // not inside #expect, which would print every byte
-            #expect(same, "\(maximumPendingFills) fills at a time")
-            #expect(builders > 1, "the fills were built on several threads")
+        try Self.recordedWholeMatchDrawnAtOnce(threads: threads, quality: quality) { _ in } built: { rasterizer, builders in
+            builders = max(builders, rasterizer.lastBuilders)
         }
     }
 
@@ -43,19 +33,29 @@ import Testing
     /// and the bytes are still those of drawing each fill at once.
     @Test(arguments: [2, 3], [CoverageQuality.exact, .fast])
     func fillsBuiltByHelpersWhileRecordingEqualFillsDrawnAtOnce(threads: Int, quality: CoverageQuality) throws {
-        let once = try Self.draw(format: .argb32, batched: false) { $0.coverageQuality = quality }
+        try Self.recordedWholeMatchDrawnAtOnce(threads: threads, quality: quality) { $0.buildsAtFlush = false } built: { rasterizer, chunks in
+            chunks = rasterizer.helperChunks + 1   // > 1: helpers took some
+        }
+    }
+
+    /// The fills recorded whole on `threads` threads (the batch drawing itself every 7 fills,
+    /// then only at its end) against the same fills drawn at once: the same bytes; and
+    /// `built` (from each rasterizer, after each fill) says more than one thread built them.
+    private static func recordedWholeMatchDrawnAtOnce(threads: Int, quality: CoverageQuality, setUp: (Rasterizer) -> Void,
+                                                      built: @escaping (Rasterizer, inout Int) -> Void) throws {
+        let once = try draw(format: .argb32, batched: false) { $0.coverageQuality = quality }
         for maximumPendingFills in [7, 2048] {
-            var chunks = 0
-            let bytes = try Self.draw(format: .argb32, batched: true) {
+            var builders = 0
+            let bytes = try draw(format: .argb32, batched: true) {
                 $0.coverageQuality = quality
                 $0.threads = threads
                 $0.minimumParallelBuildSegments = 0
                 $0.maximumPendingFills = maximumPendingFills
-                $0.buildsAtFlush = false
-            } after: { chunks = $0.helperChunks }
-            let same = bytes == once
+                setUp($0)
+            } after: { built($0, &builders) }
+            let same = bytes == once   // not inside #expect, which would print every byte
             #expect(same, "\(maximumPendingFills) fills at a time")
-            #expect(chunks > 0, "helpers built the fills")
+            #expect(builders > 1, "the fills were built on several threads")
         }
     }
 

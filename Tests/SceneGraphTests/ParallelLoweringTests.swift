@@ -62,20 +62,10 @@ import ReferenceScenes
     /// number (the error names it): every thread count stops at child 600, with its error.
     @Test func theFirstFailureInOrderIsThrown() throws {
         let view = children(1_500) { k in k == 600 ? [0.001, 0.001] : k == 1_296 ? [0.002, 0.002] : [] }
-        func failure(_ threads: Int) -> String {
-            let renderer = Renderer(threads: threads)
-            renderer.maximumDashes = 1_000
-            do {
-                _ = try renderer.displayList(for: view, size: CGSize(width: 300, height: 200), scale: 1)
-                return "no error"
-            } catch {
-                return String(describing: error)
-            }
-        }
-        let one = failure(1)
+        let one = loweringFailure(view, threads: 1)
         #expect(one != "no error")
-        #expect(failure(2) == one)
-        #expect(failure(8) == one)
+        #expect(loweringFailure(view, threads: 2) == one)
+        #expect(loweringFailure(view, threads: 8) == one)
     }
 
     /// Items 300 and 700 of 1,000 cast shadows beyond the range drawn, each its own (the error

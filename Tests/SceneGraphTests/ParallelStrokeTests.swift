@@ -34,19 +34,22 @@ import ReferenceScenes
     /// (the error names it): every thread count stops at stroke 40, with its error.
     @Test func aStrokeBeyondTheLimitsStopsLoweringWhereItIs() throws {
         let view = strokes(120) { k in k == 40 ? [0.001, 0.001] : k == 90 ? [0.002, 0.002] : [] }
-        func failure(_ threads: Int) -> String {
-            let renderer = Renderer(threads: threads)
-            renderer.maximumDashes = 1_000
-            do {
-                _ = try renderer.displayList(for: view, size: CGSize(width: 300, height: 200), scale: 1)
-                return "no error"
-            } catch {
-                return String(describing: error)
-            }
-        }
-        let one = failure(1)
+        let one = loweringFailure(view, threads: 1)
         #expect(one != "no error")
-        #expect(failure(2) == one)
-        #expect(failure(8) == one)
+        #expect(loweringFailure(view, threads: 2) == one)
+        #expect(loweringFailure(view, threads: 8) == one)
+    }
+}
+
+/// The error lowering `view` (300 × 200 points) stops at on `threads` threads, with at most
+/// 1,000 dashes a stroke, as text ("no error" when it does not stop).
+func loweringFailure<V: View>(_ view: V, threads: Int) -> String {
+    let renderer = Renderer(threads: threads)
+    renderer.maximumDashes = 1_000
+    do {
+        _ = try renderer.displayList(for: view, size: CGSize(width: 300, height: 200), scale: 1)
+        return "no error"
+    } catch {
+        return String(describing: error)
     }
 }
