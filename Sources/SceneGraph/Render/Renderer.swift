@@ -93,11 +93,14 @@ public final class Renderer {
         rasterizer.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
     }
 
-    /// How many threads one render may draw on: runs of solid fills are drawn band by band,
-    /// the bands dealt round-robin to this many threads (each band's pixels drawn by one
-    /// thread, fill after fill, so the image is byte for byte the same whatever the number).
-    /// Batches too small to pay for waking a thread stay on the calling one. By default, one
-    /// per active core; set it lower when renders run side by side (`compose animate --jobs`).
+    /// How many threads one render may use: runs of solid fills are drawn band by band, each
+    /// band taken by the next thread that comes free (its pixels drawn by that one thread,
+    /// fill after fill, so the image is byte for byte the same whatever the number); helper
+    /// threads build recorded fills while more are recorded; and containers of 512 children
+    /// or more are lowered, and display lists of 512 items or more planned, on every thread,
+    /// joined in order (the same display list, warnings and errors). Work too small to pay
+    /// for waking a thread stays on the calling one. By default, one per active core; set it
+    /// lower when renders run side by side (`compose animate --jobs`).
     public var threads: Int {
         get { rasterizer.threads }
         set { rasterizer.threads = newValue }
