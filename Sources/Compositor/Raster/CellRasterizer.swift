@@ -215,62 +215,66 @@ final class CellRasterizer {
 
     /// Adds the part of `edge` between the band's rows `top` and `bottom` (fixed point) to the
     /// cells: AGG's `render_line`, rows walked with an integer DDA.
+    ///
+    /// The arithmetic wraps (`&+`, `&*`) instead of checking for overflow: every value is
+    /// bounded by the region (x and y below 2³¹ fixed-point units, products of two of them
+    /// below 2⁶²), and the checks were a third of the walk's branches.
     @inline(__always)
     private func rasterize(_ edge: FixedEdge, top: Int32, bottom: Int32, cells: UnsafeMutablePointer<Int32>, stride: Int, shift: Int,
                            first: ScratchView<Int32>, last: ScratchView<Int32>) {
         var ya = Int(edge.y0), yb = Int(edge.y1)
         var xa = Int(edge.x0), xb = Int(edge.x1)
-        let ex0 = xa, ey0 = ya, dxAll = Int(edge.x1) - Int(edge.x0), dyAll = Int(edge.y1) - Int(edge.y0)
+        let ex0 = xa, ey0 = ya, dxAll = Int(edge.x1) &- Int(edge.x0), dyAll = Int(edge.y1) &- Int(edge.y0)
         // x at the band's top and bottom, from the edge's own ends (the same value for the
         // bottom of one band and the top of the next, so they join).
         @inline(__always) func x(at y: Int) -> Int { edgeX(at: y, ex0, ey0, dxAll, dyAll) }
         if ya < Int(top) { ya = Int(top); xa = x(at: ya) }
         if yb > Int(bottom) { yb = Int(bottom); xb = x(at: yb) }
         guard yb > ya else { return }
-        ya -= Int(top); yb -= Int(top)
+        ya = ya &- Int(top); yb = yb &- Int(top)
         let dir = edge.dir
-        let one = 1 << shift, fraction = one - 1
+        let one = 1 << shift, fraction = one &- 1
         let row0 = ya >> shift, rowEnd = yb >> shift
         let fy0 = ya & fraction, fy1 = yb & fraction
         if row0 == rowEnd {
-            hline(cells + row0 * stride, xa, fy0, xb, fy1, dir, shift, row0, first, last)
+            hline(cells + row0 &* stride, xa, fy0, xb, fy1, dir, shift, row0, first, last)
             return
         }
         if dxAll == 0 {
             // Vertical: one cell per row, its area from the fixed x.
-            let ex = xa >> shift, twoFx = Int32((xa & fraction) * 2)
+            let ex = xa >> shift, twoFx = Int32(truncatingIfNeeded: (xa & fraction) &* 2)
             var row = row0
             var from = fy0
             while row < rowEnd || (row == rowEnd && fy1 > 0) {
                 let to = row == rowEnd ? fy1 : one
-                let d = Int32(to - from) &* dir
-                let p = cells + row * stride + ex
-                p[0] &+= d &* Int32(2 * one) &- twoFx &* d
+                let d = Int32(truncatingIfNeeded: to &- from) &* dir
+                let p = cells + (row &* stride &+ ex)
+                p[0] &+= d &* Int32(truncatingIfNeeded: 2 &* one) &- twoFx &* d
                 p[1] &+= twoFx &* d
-                touch(row, ex, ex + 1, first, last)
+                touch(row, ex, ex &+ 1, first, last)
                 from = 0
-                row += 1
+                row &+= 1
             }
             return
         }
         // Every row boundary's x is the edge's own x there (`edgeX`), however the edge was cut
         // into bands: the first by one division, the others by a DDA seeded with the same
         // quotient and remainder.
-        let boundary = (row0 + 1) << shift + Int(top)
-        let p = (boundary - ey0) * dxAll, q = floorDivide(p, dyAll)
-        var x = ex0 + q   // edgeX(at: boundary)
-        hline(cells + row0 * stride, xa, fy0, x, one, dir, shift, row0, first, last)
-        var row = row0 + 1
+        let boundary = (row0 &+ 1) << shift &+ Int(top)
+        let p = (boundary &- ey0) &* dxAll, q = floorDivide(p, dyAll)
+        var x = ex0 &+ q   // edgeX(at: boundary)
+        hline(cells + row0 &* stride, xa, fy0, x, one, dir, shift, row0, first, last)
+        var row = row0 &+ 1
         if row != rowEnd {
-            var step = DDAStep(one * dxAll, over: dyAll, carry: p - q * dyAll)
+            var step = DDAStep(one &* dxAll, over: dyAll, carry: p &- q &* dyAll)
             while row != rowEnd {
-                let x2 = x + step.next()
-                hline(cells + row * stride, x, 0, x2, one, dir, shift, row, first, last)
+                let x2 = x &+ step.next()
+                hline(cells + row &* stride, x, 0, x2, one, dir, shift, row, first, last)
                 x = x2
-                row += 1
+                row &+= 1
             }
         }
-        if fy1 > 0 { hline(cells + row * stride, x, 0, xb, fy1, dir, shift, row, first, last) }
+        if fy1 > 0 { hline(cells + row &* stride, x, 0, xb, fy1, dir, shift, row, first, last) }
     }
 
     /// One row's part of an edge, from (x1, y1) to (x2, y2), 0 ≤ y1 ≤ y2 ≤ one within the row:
@@ -279,53 +283,54 @@ final class CellRasterizer {
     private func hline(_ line: UnsafeMutablePointer<Int32>, _ x1: Int, _ y1: Int, _ x2: Int, _ y2: Int, _ dir: Int32,
                        _ shift: Int, _ row: Int, _ first: ScratchView<Int32>, _ last: ScratchView<Int32>) {
         guard y2 > y1 else { return }
-        let one = 1 << shift, fraction = one - 1
+        let one = 1 << shift, fraction = one &- 1
         let ex1 = x1 >> shift, ex2 = x2 >> shift
         let fx1 = x1 & fraction, fx2 = x2 & fraction
         @inline(__always) func add(_ ex: Int, _ cover: Int, _ area: Int) {
             let c = Int32(truncatingIfNeeded: cover) &* dir, a = Int32(truncatingIfNeeded: area) &* dir
-            line[ex] &+= c &* Int32(2 * one) &- a
-            line[ex + 1] &+= a
+            line[ex] &+= c &* Int32(truncatingIfNeeded: 2 &* one) &- a
+            line[ex &+ 1] &+= a
         }
         if ex1 == ex2 {
-            let d = y2 - y1
-            add(ex1, d, (fx1 + fx2) * d)
-            touch(row, ex1, ex1 + 1, first, last)
+            let d = y2 &- y1
+            add(ex1, d, (fx1 &+ fx2) &* d)
+            touch(row, ex1, ex1 &+ 1, first, last)
             return
         }
-        touch(row, min(ex1, ex2), max(ex1, ex2) + 1, first, last)
-        var dx = x2 - x1
-        let dy = y2 - y1
+        touch(row, min(ex1, ex2), max(ex1, ex2) &+ 1, first, last)
+        var dx = x2 &- x1
+        let dy = y2 &- y1
         let p: Int, firstEdge: Int, direction: Int
         if dx > 0 {
-            p = (one - fx1) * dy; firstEdge = one; direction = 1
+            p = (one &- fx1) &* dy; firstEdge = one; direction = 1
         } else {
-            p = fx1 * dy; firstEdge = 0; direction = -1; dx = -dx
+            p = fx1 &* dy; firstEdge = 0; direction = -1; dx = 0 &- dx
         }
-        var delta = p / dx
-        let mod = p - delta * dx
+        // p ≥ 0 and dx > 0: the quotient and remainder of non-negative values.
+        var delta = Int(UInt(bitPattern: p) / UInt(bitPattern: dx))
+        let mod = p &- delta &* dx
         var ex = ex1
         var y = y1
-        add(ex, delta, (fx1 + firstEdge) * delta)
-        ex += direction
-        y += delta
+        add(ex, delta, (fx1 &+ firstEdge) &* delta)
+        ex &+= direction
+        y &+= delta
         if ex != ex2 {
-            var step = DDAStep(one * dy, over: dx, carry: mod)
+            var step = DDAStep(one &* dy, over: dx, carry: mod)
             while ex != ex2 {
                 delta = step.next()
-                add(ex, delta, one * delta)
-                y += delta
-                ex += direction
+                add(ex, delta, one &* delta)
+                y &+= delta
+                ex &+= direction
             }
         }
-        let d = y2 - y
-        add(ex, d, (fx2 + one - firstEdge) * d)
+        let d = y2 &- y
+        add(ex, d, (fx2 &+ one &- firstEdge) &* d)
     }
 
     @inline(__always)
     private func touch(_ row: Int, _ lo: Int, _ hi: Int, _ first: ScratchView<Int32>, _ last: ScratchView<Int32>) {
         if Int32(truncatingIfNeeded: lo) < first[row] { first[row] = Int32(truncatingIfNeeded: lo) }
-        if Int32(truncatingIfNeeded: hi + 1) > last[row] { last[row] = Int32(truncatingIfNeeded: hi + 1) }
+        if Int32(truncatingIfNeeded: hi &+ 1) > last[row] { last[row] = Int32(truncatingIfNeeded: hi &+ 1) }
     }
 }
 
@@ -339,17 +344,17 @@ struct DDAStep {
     @inline(__always)
     init(_ total: Int, over denominator: Int, carry: Int) {
         lift = floorDivide(total, denominator)
-        remainder = total - lift * denominator
+        remainder = total &- lift &* denominator
         self.denominator = denominator
-        self.carry = carry - denominator
+        self.carry = carry &- denominator
     }
 
     @inline(__always)
     mutating func next() -> Int {
-        carry += remainder
+        carry &+= remainder
         if carry >= 0 {
-            carry -= denominator
-            return lift + 1
+            carry &-= denominator
+            return lift &+ 1
         }
         return lift
     }
@@ -367,14 +372,14 @@ func interpolatedX(at y: Double, _ x0: Double, _ y0: Double, _ x1: Double, _ y1:
 /// the row walk reaches there, so an edge cut at a row boundary continues exactly.
 @inline(__always)
 func edgeX(at y: Int, _ x0: Int, _ y0: Int, _ dx: Int, _ dy: Int) -> Int {
-    x0 + floorDivide((y - y0) * dx, dy)
+    x0 &+ floorDivide((y &- y0) &* dx, dy)
 }
 
 /// ⌊a / b⌋ for b > 0.
 @inline(__always)
 func floorDivide(_ a: Int, _ b: Int) -> Int {
     let q = a / b
-    return (a % b != 0 && a < 0) ? q - 1 : q
+    return (a &- q &* b != 0 && a < 0) ? q &- 1 : q
 }
 
 /// Cuts segments to a region and stores them as fixed-point edges (`CellRasterizer.add`).
