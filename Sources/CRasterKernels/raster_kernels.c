@@ -93,31 +93,48 @@ size_t raster_composite_layer(uint32_t *pixels, const uint32_t *layer, size_t co
     return has_avx2() ? composite_layer_avx2(pixels, layer, count, m) : 0;
 }
 
-// Eight pixels at `p` under the eight coverage bytes of `bytes` (the first in the low byte).
+// Eight pixels at `p` under the source (`s_lo`, `s_hi`: its channels in 16-bit lanes, as
+// `_mm256_unpacklo/hi_epi8` leave the destination's) through the coverages of `m` (each
+// pixel's coverage, 0…255, in all four bytes of its 32-bit lane): the source times the
+// coverage, then source-over, each product rounded as pixman rounds. Full coverage keeps the
+// source exactly (x · 255 / 255 = x); none gives 0, which leaves the destination as it is.
 __attribute__((target("avx2")))
-static inline void blend_mask8(uint32_t *p, uint64_t bytes, __m256i s_lo, __m256i s_hi, uint32_t alpha8) {
+static inline __m256i blended8(__m256i d, __m256i m, __m256i s_lo, __m256i s_hi) {
     const __m256i zero = _mm256_setzero_si256();
     const __m256i full = _mm256_set1_epi16(255);
-    // Each pixel's coverage byte (the low byte of its 32-bit lane) copied into its four bytes.
-    const __m256i spread = _mm256_setr_epi8(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12,
-                                            0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12);
-    const __m256i m = _mm256_shuffle_epi8(_mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)bytes)), spread);
-    __m256i m_lo = _mm256_unpacklo_epi8(m, zero), m_hi = _mm256_unpackhi_epi8(m, zero);
-    if (alpha8 != 255) {
-        // IN by the opacity first: coverage · alpha8 / 255.
-        const __m256i a16 = _mm256_set1_epi16((short)alpha8);
-        m_lo = scale_lanes(m_lo, a16);
-        m_hi = scale_lanes(m_hi, a16);
-    }
-    // The source under that coverage (full coverage keeps it exactly: x · 255 / 255 = x; none
-    // gives 0, which leaves the destination exactly as it is).
+    const __m256i m_lo = _mm256_unpacklo_epi8(m, zero), m_hi = _mm256_unpackhi_epi8(m, zero);
     const __m256i c_lo = scale_lanes(s_lo, m_lo), c_hi = scale_lanes(s_hi, m_hi);
     const __m256i k_lo = _mm256_sub_epi16(full, _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(c_lo, 0xff), 0xff));
     const __m256i k_hi = _mm256_sub_epi16(full, _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(c_hi, 0xff), 0xff));
-    const __m256i d = _mm256_loadu_si256((const __m256i *)p);
     const __m256i lo = scale_lanes(_mm256_unpacklo_epi8(d, zero), k_lo);
     const __m256i hi = scale_lanes(_mm256_unpackhi_epi8(d, zero), k_hi);
-    _mm256_storeu_si256((__m256i *)p, _mm256_packus_epi16(_mm256_add_epi16(lo, c_lo), _mm256_add_epi16(hi, c_hi)));
+    return _mm256_packus_epi16(_mm256_add_epi16(lo, c_lo), _mm256_add_epi16(hi, c_hi));
+}
+
+__attribute__((target("avx2")))
+static inline void blend_coverage8(uint32_t *p, __m256i m, __m256i s_lo, __m256i s_hi) {
+    const __m256i d = _mm256_loadu_si256((const __m256i *)p);
+    _mm256_storeu_si256((__m256i *)p, blended8(d, m, s_lo, s_hi));
+}
+
+// Each 32-bit lane's low byte copied into its four bytes.
+__attribute__((target("avx2")))
+static inline __m256i spread_low_bytes(__m256i v) {
+    const __m256i spread = _mm256_setr_epi8(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12,
+                                            0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12);
+    return _mm256_shuffle_epi8(v, spread);
+}
+
+// Eight pixels at `p` under the eight coverage bytes of `bytes` (the first in the low byte).
+__attribute__((target("avx2")))
+static inline void blend_mask8(uint32_t *p, uint64_t bytes, __m256i s_lo, __m256i s_hi, uint32_t alpha8) {
+    __m256i m = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)bytes));
+    if (alpha8 != 255) {
+        // IN by the opacity first: coverage · alpha8 / 255 (in 16-bit lanes: the values fit).
+        const __m256i t = _mm256_add_epi16(_mm256_mullo_epi16(m, _mm256_set1_epi16((short)alpha8)), _mm256_set1_epi16(0x80));
+        m = _mm256_and_si256(_mm256_srli_epi16(_mm256_add_epi16(t, _mm256_srli_epi16(t, 8)), 8), _mm256_set1_epi32(0xff));
+    }
+    blend_coverage8(p, spread_low_bytes(m), s_lo, s_hi);
 }
 
 __attribute__((target("avx2")))
@@ -184,9 +201,172 @@ size_t raster_blend_mask_rows(uint32_t *pixels, size_t pixel_stride, const uint8
     return has_avx2() ? blend_mask_rows_avx2(pixels, pixel_stride, coverage, coverage_stride, rows, count, reach, source, alpha8) : 0;
 }
 
+// --- The fused walk of a row of cells under a solid colour ---------------------------------
+
+// A cell sum's 8-bit coverage: `CoverageFold.coverage`, to the bit. The fill rule's fold of
+// |sum| (non-zero: min(|sum|, full); even-odd: the distance to the nearest even multiple of
+// `full`), cut to 16 bits, times `scale` (opacity × 255 × 256), rounded.
+static inline uint32_t fold_coverage(int32_t sum, const raster_fold *f) {
+    const uint32_t sign = (uint32_t)(sum >> 31);
+    const uint32_t magnitude = ((uint32_t)sum ^ sign) - sign;
+    uint32_t c;
+    if (f->even_odd) {
+        const int32_t d = (int32_t)(magnitude & (uint32_t)(2 * f->full - 1)) - f->full;
+        const int32_t s = d >> 31;
+        c = (uint32_t)(f->full - ((d ^ s) - s));
+    } else {
+        c = magnitude < (uint32_t)f->full ? magnitude : (uint32_t)f->full;
+    }
+    return ((c >> f->cut) * f->scale + (1u << 23)) >> 24;
+}
+
+// `x` times `a` / 255 per channel, rounded as pixman rounds (`UN8x4_MUL_UN8`).
+static inline uint32_t multiply_channels(uint32_t x, uint32_t a) {
+    uint32_t t = (x & 0x00ff00ffu) * a + 0x00800080u;
+    t = ((t + ((t >> 8) & 0x00ff00ffu)) >> 8) & 0x00ff00ffu;
+    uint32_t u = ((x >> 8) & 0x00ff00ffu) * a + 0x00800080u;
+    u = (u + ((u >> 8) & 0x00ff00ffu)) & 0xff00ff00u;
+    return t | u;
+}
+
+// One pixel under the scaled source `s`, source-over (`UN8x4_MUL_UN8_ADD_UN8x4`, saturated).
+static inline uint32_t over_pixel(uint32_t d, uint32_t s) {
+    const uint32_t keep = 255 - (s >> 24);
+    uint32_t out = 0;
+    for (int shift = 0; shift < 32; shift += 8) {
+        uint32_t t = ((d >> shift) & 0xff) * keep + 0x80;
+        t = ((t + (t >> 8)) >> 8) + ((s >> shift) & 0xff);
+        out |= (t > 255 ? 255 : t) << shift;
+    }
+    return out;
+}
+
+
+// `count` pixels under one colour at one coverage `m` (not 0): stored where both are full,
+// else the colour × `m` blended source-over (`SpanKernels.solidSpan`).
+__attribute__((target("avx2")))
+static void solid_span_avx2(uint32_t *p, size_t count, uint32_t source, uint32_t m) {
+    if (m == 255 && source >> 24 == 255) {
+        const __m256i s = _mm256_set1_epi32((int)source);
+        size_t i = 0;
+        for (; i + 8 <= count; i += 8) _mm256_storeu_si256((__m256i *)(p + i), s);
+        for (; i < count; i++) p[i] = source;
+        return;
+    }
+    const uint32_t s = m == 255 ? source : multiply_channels(source, m);
+    for (size_t i = blend_constant_avx2(p, count, s); i < count; i++) p[i] = over_pixel(p[i], s);
+}
+
+// Eight int32 lanes' running sums, plus `carry`.
+__attribute__((target("avx2")))
+static inline __m256i prefix_sums8(__m256i v, int32_t carry) {
+    v = _mm256_add_epi32(v, _mm256_slli_si256(v, 4));
+    v = _mm256_add_epi32(v, _mm256_slli_si256(v, 8));
+    // The low half's total, added to the high half.
+    const __m256i low_total = _mm256_permutevar8x32_epi32(v, _mm256_set1_epi32(3));
+    v = _mm256_add_epi32(v, _mm256_blend_epi32(_mm256_setzero_si256(), low_total, 0xf0));
+    return _mm256_add_epi32(v, _mm256_set1_epi32(carry));
+}
+
+// `fold_coverage` of eight sums.
+__attribute__((target("avx2")))
+static inline __m256i fold_coverage8(__m256i sums, const raster_fold *f) {
+    const __m256i sign = _mm256_srai_epi32(sums, 31);
+    const __m256i magnitude = _mm256_sub_epi32(_mm256_xor_si256(sums, sign), sign);
+    const __m256i full = _mm256_set1_epi32(f->full);
+    __m256i c;
+    if (f->even_odd) {
+        const __m256i d = _mm256_sub_epi32(_mm256_and_si256(magnitude, _mm256_set1_epi32(2 * f->full - 1)), full);
+        const __m256i s = _mm256_srai_epi32(d, 31);
+        c = _mm256_sub_epi32(full, _mm256_sub_epi32(_mm256_xor_si256(d, s), s));
+    } else {
+        c = _mm256_min_epu32(magnitude, full);
+    }
+    const __m256i cut = _mm256_srl_epi32(c, _mm_cvtsi32_si128((int)f->cut));
+    const __m256i product = _mm256_mullo_epi32(cut, _mm256_set1_epi32((int)f->scale));
+    return _mm256_srli_epi32(_mm256_add_epi32(product, _mm256_set1_epi32(1 << 23)), 24);
+}
+
+__attribute__((target("avx2")))
+static void walk_row_solid_avx2(int32_t *cells, size_t first, size_t last, size_t width, const raster_fold *fold,
+                                uint32_t *pixels, uint32_t source) {
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i s = _mm256_set1_epi32((int)source);
+    const __m256i s_lo = _mm256_unpacklo_epi8(s, zero), s_hi = _mm256_unpackhi_epi8(s, zero);
+    const __m256i opaque_all = _mm256_set1_epi32(255);
+    const int opaque = source >> 24 == 255;
+    const size_t end = last < width ? last : width;
+    int32_t sum = 0;
+    size_t x = first;
+    while (x < end) {
+        if (x + 8 <= end) {
+            __m256i v = _mm256_loadu_si256((const __m256i *)(cells + x));
+            if (_mm256_testz_si256(v, v)) {
+                // Untouched cells: one span of the running coverage (none where it is 0).
+                size_t run = x + 8;
+                while (run + 8 <= end) {
+                    const __m256i w = _mm256_loadu_si256((const __m256i *)(cells + run));
+                    if (!_mm256_testz_si256(w, w)) break;
+                    run += 8;
+                }
+                const uint32_t m = fold_coverage(sum, fold);
+                if (m != 0) solid_span_avx2(pixels + x, run - x, source, m);
+                x = run;
+                continue;
+            }
+            _mm256_storeu_si256((__m256i *)(cells + x), zero);
+            v = prefix_sums8(v, sum);
+            sum = _mm256_extract_epi32(v, 7);
+            const __m256i m = fold_coverage8(v, fold);
+            if (!_mm256_testz_si256(m, m)) {
+                if (opaque && _mm256_movemask_epi8(_mm256_cmpeq_epi32(m, opaque_all)) == -1) {
+                    _mm256_storeu_si256((__m256i *)(pixels + x), s);
+                } else {
+                    blend_coverage8(pixels + x, spread_low_bytes(m), s_lo, s_hi);
+                }
+            }
+            x += 8;
+            continue;
+        }
+        // The last 1 to 7 cells before `end`, as eight lanes of which the rest are masked off
+        // (masked loads read them as 0 and masked stores leave them as they are).
+        const int n = (int)(end - x);
+        const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i v = _mm256_maskload_epi32(cells + x, mask);
+        _mm256_maskstore_epi32(cells + x, mask, zero);
+        v = prefix_sums8(v, sum);
+        sum = _mm256_cvtsi256_si32(_mm256_permutevar8x32_epi32(v, _mm256_set1_epi32(n - 1)));
+        const __m256i m = _mm256_and_si256(fold_coverage8(v, fold), mask);
+        if (!_mm256_testz_si256(m, m)) {
+            const __m256i d = _mm256_maskload_epi32((const int *)(pixels + x), mask);
+            _mm256_maskstore_epi32((int *)(pixels + x), mask, blended8(d, spread_low_bytes(m), s_lo, s_hi));
+        }
+        break;
+    }
+    if (end < width) {
+        // Past the last touched cell the winding is constant.
+        const uint32_t m = fold_coverage(sum, fold);
+        if (m != 0) solid_span_avx2(pixels + end, width - end, source, m);
+    }
+    // Cells right of the region, which edges on its right side touch.
+    for (size_t c = first > width ? first : width; c < last; c++) cells[c] = 0;
+}
+
+int raster_walk_row_solid(int32_t *cells, size_t first, size_t last, size_t width, const raster_fold *fold,
+                          uint32_t *pixels, uint32_t source) {
+    if (!has_avx2()) return 0;
+    if (first < last) walk_row_solid_avx2(cells, first, last, width, fold, pixels, source);
+    return 1;
+}
+
 #else
 
 int raster_kernels_use_avx2(int allowed) { (void)allowed; return 0; }
+int raster_walk_row_solid(int32_t *cells, size_t first, size_t last, size_t width, const raster_fold *fold,
+                          uint32_t *pixels, uint32_t source) {
+    (void)cells; (void)first; (void)last; (void)width; (void)fold; (void)pixels; (void)source;
+    return 0;
+}
 size_t raster_blend_constant(uint32_t *pixels, size_t count, uint32_t source) {
     (void)pixels; (void)count; (void)source;
     return 0;

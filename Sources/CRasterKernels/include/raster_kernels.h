@@ -43,7 +43,26 @@ size_t raster_composite_layer(uint32_t *pixels, const uint32_t *layer, size_t co
 size_t raster_blend_mask_rows(uint32_t *pixels, size_t pixel_stride, const uint8_t *coverage, size_t coverage_stride,
                               size_t rows, size_t count, size_t reach, uint32_t source, uint32_t alpha8);
 
-/// Whether `raster_blend_constant`, `raster_composite_layer` and `raster_blend_mask_rows` may use AVX2 (when the CPU has it); for tests that check
+/// How a cell sum becomes an 8-bit coverage (the engine's `CoverageFold`): `full` is a full
+/// pixel's sum, `cut` the bits dropped from it to leave 2^16, `scale` the opacity × 255 × 256.
+typedef struct {
+    int32_t full;
+    uint32_t cut;
+    int32_t even_odd;
+    uint32_t scale;
+} raster_fold;
+
+/// One row of the cell rasterizer's cells, `first ..< last` touched, walked and composited
+/// under the premultiplied `source` onto `pixels` (the row's pixel 0), `width` pixels wide:
+/// the same bytes as the engine's Swift walk (`walkRow` into `SolidOverSink`). Cells are prefix-
+/// summed eight at a time and folded into coverage; runs of untouched cells are one span of
+/// the running coverage; the colour goes source-over with pixman's arithmetic. The cells read
+/// are zeroed, and so are those from `width` to `last`. Returns 1 when done, 0 (touching
+/// nothing) where AVX2 is missing or disabled.
+int raster_walk_row_solid(int32_t *cells, size_t first, size_t last, size_t width, const raster_fold *fold,
+                          uint32_t *pixels, uint32_t source);
+
+/// Whether `raster_blend_constant`, `raster_composite_layer`, `raster_blend_mask_rows` and `raster_walk_row_solid` may use AVX2 (when the CPU has it); for tests that check
 /// both paths give the same bytes. Returns whether AVX2 is used from now on.
 int raster_kernels_use_avx2(int allowed);
 

@@ -197,7 +197,9 @@ final class CellRasterizer {
             first[r] = .max; last[r] = 0
             // The next row's pixels are a stride away: start loading them now.
             if r + 1 < rows { sink.prefetch(r + 1, Int(first[r + 1]), min(width, Int(last[r + 1]))) }
-            walkRow(cells + r * stride, first: lo, last: hi, width: width, fold: fold, row: r, sink: &sink)
+            if !sink.walk(cells + r * stride, first: lo, last: hi, width: width, fold: fold, row: r) {
+                walkRow(cells + r * stride, first: lo, last: hi, width: width, fold: fold, row: r, sink: &sink)
+            }
         }
         try sink.endBand()
     }

@@ -6,7 +6,7 @@ struct CoverageFold {
     /// A full pixel's cell sum: 2·one² for `shift` fixed-point bits.
     let full: Int32
     /// Bits dropped from `full` to leave 2¹⁶.
-    private let cut: UInt32
+    let cut: UInt32
     let evenOdd: Bool
     /// opacity × 255 × 256, rounded: coverage·scale/2²⁴ is coverage × opacity in 1/255.
     let scale: UInt32
@@ -73,6 +73,16 @@ protocol CoverageSink {
     mutating func pixel(_ row: Int, _ x: Int, _ m: UInt32)
     /// Pixels `x ..< end` of row `row` will be written soon.
     func prefetch(_ row: Int, _ x: Int, _ end: Int)
+    /// Walks row `row` of the band's cells (`first ..< last` touched) with a kernel of the
+    /// sink's own, as `walkRow` would: returns false, touching nothing, to have `walkRow` do it.
+    func walk(_ cells: UnsafeMutablePointer<Int32>, first: Int, last: Int, width: Int, fold: CoverageFold, row: Int) -> Bool
+}
+
+extension CoverageSink {
+    @inline(__always)
+    func walk(_ cells: UnsafeMutablePointer<Int32>, first: Int, last: Int, width: Int, fold: CoverageFold, row: Int) -> Bool {
+        false
+    }
 }
 
 /// Whether eight cells are all zero: one vector compare.
@@ -176,6 +186,14 @@ struct SolidOverSink: CoverageSink {
 
     @inline(__always)
     func pixel(_ row: Int, _ x: Int, _ m: UInt32) { SpanKernels.solidPixel(pixels(row, x), source, m) }
+
+    /// The whole row by the AVX2 kernel in C where the CPU has it (`raster_walk_row_solid`:
+    /// eight cells at a time, the same bytes).
+    @inline(__always)
+    func walk(_ cells: UnsafeMutablePointer<Int32>, first: Int, last: Int, width: Int, fold: CoverageFold, row: Int) -> Bool {
+        var f = raster_fold(full: fold.full, cut: fold.cut, even_odd: fold.evenOdd ? 1 : 0, scale: fold.scale)
+        return raster_walk_row_solid(cells, max(0, first), max(0, last), width, &f, pixels(row, 0), source) != 0
+    }
 }
 
 /// Where a band's rows of a region lie in the destination: what the fused sinks share.
