@@ -352,10 +352,37 @@ static void walk_row_solid_avx2(int32_t *cells, size_t first, size_t last, size_
     for (size_t c = first > width ? first : width; c < last; c++) cells[c] = 0;
 }
 
+__attribute__((target("avx2")))
+static void walk_band_solid_avx2(int32_t *cells, size_t cell_stride, size_t rows, int32_t *first, int32_t *last, size_t width,
+                                 const raster_fold *fold, uint32_t *pixels, size_t pixel_stride, uint32_t source) {
+    for (size_t r = 0; r < rows; r++) {
+        const int32_t lo = first[r], hi = last[r];
+        first[r] = INT32_MAX;
+        last[r] = 0;
+        // The next row's pixels are a stride away: start loading them now.
+        if (r + 1 < rows && first[r + 1] < last[r + 1]) {
+            const size_t from = (size_t)first[r + 1], to = (size_t)last[r + 1] < width ? (size_t)last[r + 1] : width;
+            if (from < to) {
+                const uint32_t *next = pixels + (r + 1) * pixel_stride;
+                __builtin_prefetch(next + from, 1, 3);
+                if (to - from > 16) __builtin_prefetch(next + to - 1, 1, 3);
+            }
+        }
+        if (lo < hi) walk_row_solid_avx2(cells + r * cell_stride, (size_t)lo, (size_t)hi, width, fold, pixels + r * pixel_stride, source);
+    }
+}
+
 int raster_walk_row_solid(int32_t *cells, size_t first, size_t last, size_t width, const raster_fold *fold,
                           uint32_t *pixels, uint32_t source) {
     if (!has_avx2()) return 0;
     if (first < last) walk_row_solid_avx2(cells, first, last, width, fold, pixels, source);
+    return 1;
+}
+
+int raster_walk_band_solid(int32_t *cells, size_t cell_stride, size_t rows, int32_t *first, int32_t *last, size_t width,
+                           const raster_fold *fold, uint32_t *pixels, size_t pixel_stride, uint32_t source) {
+    if (!has_avx2()) return 0;
+    walk_band_solid_avx2(cells, cell_stride, rows, first, last, width, fold, pixels, pixel_stride, source);
     return 1;
 }
 
@@ -365,6 +392,12 @@ int raster_kernels_use_avx2(int allowed) { (void)allowed; return 0; }
 int raster_walk_row_solid(int32_t *cells, size_t first, size_t last, size_t width, const raster_fold *fold,
                           uint32_t *pixels, uint32_t source) {
     (void)cells; (void)first; (void)last; (void)width; (void)fold; (void)pixels; (void)source;
+    return 0;
+}
+int raster_walk_band_solid(int32_t *cells, size_t cell_stride, size_t rows, int32_t *first, int32_t *last, size_t width,
+                           const raster_fold *fold, uint32_t *pixels, size_t pixel_stride, uint32_t source) {
+    (void)cells; (void)cell_stride; (void)rows; (void)first; (void)last; (void)width; (void)fold; (void)pixels;
+    (void)pixel_stride; (void)source;
     return 0;
 }
 size_t raster_blend_constant(uint32_t *pixels, size_t count, uint32_t source) {

@@ -56,13 +56,15 @@ struct WalkRowKernelTests {
                     walkRow(c.baseAddress!, first: first, last: last, width: width, fold: fold, row: 0, sink: &sink)
                 }
             }
+            var firsts = [Int32(truncatingIfNeeded: first)], lasts = [Int32(truncatingIfNeeded: last)]
             let walked = kernelPixels.withUnsafeMutableBufferPointer { px in
                 kernelCells.withUnsafeMutableBufferPointer { c in
                     var sink = SolidOverSink(origin: UnsafeMutableRawPointer(px.baseAddress!), stride: width * 4, source: source)
                     sink.band(top: 0, rows: 1)
-                    return sink.walk(c.baseAddress!, first: first, last: last, width: width, fold: fold, row: 0)
+                    return sink.walk(c.baseAddress!, stride: stride, rows: 1, first: &firsts, last: &lasts, width: width, fold: fold)
                 }
             }
+            #expect(firsts == [.max] && lasts == [0], "row \(k): the touched range is reset")
             #expect(walked)
             #expect(kernelPixels == swiftPixels, "row \(k): width \(width), cells \(first)..<\(last), \(rule), source \(String(source, radix: 16))")
             #expect(kernelCells == swiftCells, "row \(k): the cells left behind")

@@ -191,15 +191,17 @@ final class CellRasterizer {
                                               sink: inout Sink) throws {
         let first = rowFirst.view, last = rowLast.view, cells = self.cells
         sink.band(top: top, rows: rows)
+        if sink.walk(cells, stride: stride, rows: rows, first: first.base, last: last.base, width: width, fold: fold) {
+            try sink.endBand()
+            return
+        }
         if rows > 0 { sink.prefetch(0, Int(first[0]), min(width, Int(last[0]))) }
         for r in 0..<rows {
             let lo = Int(first[r]), hi = Int(last[r])
             first[r] = .max; last[r] = 0
             // The next row's pixels are a stride away: start loading them now.
             if r + 1 < rows { sink.prefetch(r + 1, Int(first[r + 1]), min(width, Int(last[r + 1]))) }
-            if !sink.walk(cells + r * stride, first: lo, last: hi, width: width, fold: fold, row: r) {
-                walkRow(cells + r * stride, first: lo, last: hi, width: width, fold: fold, row: r, sink: &sink)
-            }
+            walkRow(cells + r * stride, first: lo, last: hi, width: width, fold: fold, row: r, sink: &sink)
         }
         try sink.endBand()
     }

@@ -73,14 +73,18 @@ protocol CoverageSink {
     mutating func pixel(_ row: Int, _ x: Int, _ m: UInt32)
     /// Pixels `x ..< end` of row `row` will be written soon.
     func prefetch(_ row: Int, _ x: Int, _ end: Int)
-    /// Walks row `row` of the band's cells (`first ..< last` touched) with a kernel of the
-    /// sink's own, as `walkRow` would: returns false, touching nothing, to have `walkRow` do it.
-    func walk(_ cells: UnsafeMutablePointer<Int32>, first: Int, last: Int, width: Int, fold: CoverageFold, row: Int) -> Bool
+    /// Walks the band's `rows` rows of cells (`stride` apart; row r's touched range is
+    /// `first[r] ..< last[r]`) with a kernel of the sink's own, as `walkRow` would row by row,
+    /// and resets the ranges (`first[r] = .max`, `last[r] = 0`). Returns false, touching
+    /// nothing, to have `walkRow` do it.
+    func walk(_ cells: UnsafeMutablePointer<Int32>, stride: Int, rows: Int, first: UnsafeMutablePointer<Int32>,
+              last: UnsafeMutablePointer<Int32>, width: Int, fold: CoverageFold) -> Bool
 }
 
 extension CoverageSink {
     @inline(__always)
-    func walk(_ cells: UnsafeMutablePointer<Int32>, first: Int, last: Int, width: Int, fold: CoverageFold, row: Int) -> Bool {
+    func walk(_ cells: UnsafeMutablePointer<Int32>, stride: Int, rows: Int, first: UnsafeMutablePointer<Int32>,
+              last: UnsafeMutablePointer<Int32>, width: Int, fold: CoverageFold) -> Bool {
         false
     }
 }
@@ -187,12 +191,13 @@ struct SolidOverSink: CoverageSink {
     @inline(__always)
     func pixel(_ row: Int, _ x: Int, _ m: UInt32) { SpanKernels.solidPixel(pixels(row, x), source, m) }
 
-    /// The whole row by the AVX2 kernel in C where the CPU has it (`raster_walk_row_solid`:
+    /// The whole band by the AVX2 kernel in C where the CPU has it (`raster_walk_band_solid`:
     /// eight cells at a time, the same bytes).
     @inline(__always)
-    func walk(_ cells: UnsafeMutablePointer<Int32>, first: Int, last: Int, width: Int, fold: CoverageFold, row: Int) -> Bool {
+    func walk(_ cells: UnsafeMutablePointer<Int32>, stride: Int, rows: Int, first: UnsafeMutablePointer<Int32>,
+              last: UnsafeMutablePointer<Int32>, width: Int, fold: CoverageFold) -> Bool {
         var f = raster_fold(full: fold.full, cut: fold.cut, even_odd: fold.evenOdd ? 1 : 0, scale: fold.scale)
-        return raster_walk_row_solid(cells, max(0, first), max(0, last), width, &f, pixels(row, 0), source) != 0
+        return raster_walk_band_solid(cells, stride, rows, first, last, width, &f, pixels(0, 0), self.rows.stride / 4, source) != 0
     }
 }
 
