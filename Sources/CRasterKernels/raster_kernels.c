@@ -354,7 +354,8 @@ static void walk_row_solid_avx2(int32_t *cells, size_t first, size_t last, size_
 
 __attribute__((target("avx2")))
 static void walk_band_solid_avx2(int32_t *cells, size_t cell_stride, size_t rows, int32_t *first, int32_t *last, size_t width,
-                                 const raster_fold *fold, uint32_t *pixels, size_t pixel_stride, uint32_t source) {
+                                 const raster_fold *fold, uint32_t *pixels, size_t pixel_stride, uint32_t source,
+                                 const uint32_t *row_sources) {
     for (size_t r = 0; r < rows; r++) {
         const int32_t lo = first[r], hi = last[r];
         first[r] = INT32_MAX;
@@ -368,7 +369,10 @@ static void walk_band_solid_avx2(int32_t *cells, size_t cell_stride, size_t rows
                 if (to - from > 16) __builtin_prefetch(next + to - 1, 1, 3);
             }
         }
-        if (lo < hi) walk_row_solid_avx2(cells + r * cell_stride, (size_t)lo, (size_t)hi, width, fold, pixels + r * pixel_stride, source);
+        if (lo < hi) {
+            walk_row_solid_avx2(cells + r * cell_stride, (size_t)lo, (size_t)hi, width, fold, pixels + r * pixel_stride,
+                                row_sources ? row_sources[r] : source);
+        }
     }
 }
 
@@ -380,9 +384,10 @@ int raster_walk_row_solid(int32_t *cells, size_t first, size_t last, size_t widt
 }
 
 int raster_walk_band_solid(int32_t *cells, size_t cell_stride, size_t rows, int32_t *first, int32_t *last, size_t width,
-                           const raster_fold *fold, uint32_t *pixels, size_t pixel_stride, uint32_t source) {
+                           const raster_fold *fold, uint32_t *pixels, size_t pixel_stride, uint32_t source,
+                           const uint32_t *row_sources) {
     if (!has_avx2()) return 0;
-    walk_band_solid_avx2(cells, cell_stride, rows, first, last, width, fold, pixels, pixel_stride, source);
+    walk_band_solid_avx2(cells, cell_stride, rows, first, last, width, fold, pixels, pixel_stride, source, row_sources);
     return 1;
 }
 
@@ -395,9 +400,10 @@ int raster_walk_row_solid(int32_t *cells, size_t first, size_t last, size_t widt
     return 0;
 }
 int raster_walk_band_solid(int32_t *cells, size_t cell_stride, size_t rows, int32_t *first, int32_t *last, size_t width,
-                           const raster_fold *fold, uint32_t *pixels, size_t pixel_stride, uint32_t source) {
+                           const raster_fold *fold, uint32_t *pixels, size_t pixel_stride, uint32_t source,
+                           const uint32_t *row_sources) {
     (void)cells; (void)cell_stride; (void)rows; (void)first; (void)last; (void)width; (void)fold; (void)pixels;
-    (void)pixel_stride; (void)source;
+    (void)pixel_stride; (void)source; (void)row_sources;
     return 0;
 }
 size_t raster_blend_constant(uint32_t *pixels, size_t count, uint32_t source) {

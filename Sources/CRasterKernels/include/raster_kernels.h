@@ -67,9 +67,12 @@ int raster_walk_row_solid(int32_t *cells, size_t first, size_t last, size_t widt
 /// pixels at `pixels + r * pixel_stride`. Resets each row's range to none (`first[r] =
 /// INT32_MAX`, `last[r] = 0`) and starts loading the next row's pixels while it walks one.
 /// One call per band: a stroke's rows are a few cells each, where a call per row cost as much
-/// as the row. Returns 1 when done, 0 (touching nothing) where AVX2 is missing or disabled.
+/// as the row. `row_sources`: a colour per row (a gradient along the rows), or NULL for
+/// `source` on every row. Returns 1 when done, 0 (touching nothing) where AVX2 is missing or
+/// disabled.
 int raster_walk_band_solid(int32_t *cells, size_t cell_stride, size_t rows, int32_t *first, int32_t *last, size_t width,
-                           const raster_fold *fold, uint32_t *pixels, size_t pixel_stride, uint32_t source);
+                           const raster_fold *fold, uint32_t *pixels, size_t pixel_stride, uint32_t source,
+                           const uint32_t *row_sources);
 
 /// Whether `raster_blend_constant`, `raster_composite_layer`, `raster_blend_mask_rows`, `raster_walk_row_solid` and `raster_walk_band_solid` may use AVX2 (when the CPU has it); for tests that check
 /// both paths give the same bytes. Returns whether AVX2 is used from now on.

@@ -1,4 +1,5 @@
 import CPixman
+import CRasterKernels
 import Foundation
 
 /// Linear gradients that change along one axis of the device only, composited by the fused
@@ -124,5 +125,16 @@ struct GradientOverSink: CoverageSink {
     @inline(__always)
     func pixel(_ row: Int, _ x: Int, _ m: UInt32) {
         SpanKernels.solidPixel(rows.pixels(row, x), alongRows ? colours[rows.top + row] : colours[x], m)
+    }
+
+    /// Along the rows each row is one colour: the whole band by the solid colours' AVX2 kernel
+    /// in C where the CPU has it (`raster_walk_band_solid` with a colour per row, the same bytes).
+    @inline(__always)
+    func walk(_ cells: UnsafeMutablePointer<Int32>, stride: Int, rows: Int, first: UnsafeMutablePointer<Int32>,
+              last: UnsafeMutablePointer<Int32>, width: Int, fold: CoverageFold) -> Bool {
+        guard alongRows else { return false }
+        var f = raster_fold(full: fold.full, cut: fold.cut, even_odd: fold.evenOdd ? 1 : 0, scale: fold.scale)
+        return raster_walk_band_solid(cells, stride, rows, first, last, width, &f, self.rows.pixels(0, 0), self.rows.stride / 4, 0,
+                                      colours + self.rows.top) != 0
     }
 }

@@ -197,7 +197,7 @@ struct SolidOverSink: CoverageSink {
     func walk(_ cells: UnsafeMutablePointer<Int32>, stride: Int, rows: Int, first: UnsafeMutablePointer<Int32>,
               last: UnsafeMutablePointer<Int32>, width: Int, fold: CoverageFold) -> Bool {
         var f = raster_fold(full: fold.full, cut: fold.cut, even_odd: fold.evenOdd ? 1 : 0, scale: fold.scale)
-        return raster_walk_band_solid(cells, stride, rows, first, last, width, &f, pixels(0, 0), self.rows.stride / 4, source) != 0
+        return raster_walk_band_solid(cells, stride, rows, first, last, width, &f, pixels(0, 0), self.rows.stride / 4, source, nil) != 0
     }
 }
 
