@@ -376,13 +376,6 @@ static void walk_band_solid_avx2(int32_t *cells, size_t cell_stride, size_t rows
     }
 }
 
-int raster_walk_row_solid(int32_t *cells, size_t first, size_t last, size_t width, const raster_fold *fold,
-                          uint32_t *pixels, uint32_t source) {
-    if (!has_avx2()) return 0;
-    if (first < last) walk_row_solid_avx2(cells, first, last, width, fold, pixels, source);
-    return 1;
-}
-
 int raster_walk_band_solid(int32_t *cells, size_t cell_stride, size_t rows, int32_t *first, int32_t *last, size_t width,
                            const raster_fold *fold, uint32_t *pixels, size_t pixel_stride, uint32_t source,
                            const uint32_t *row_sources) {
@@ -394,11 +387,6 @@ int raster_walk_band_solid(int32_t *cells, size_t cell_stride, size_t rows, int3
 #else
 
 int raster_kernels_use_avx2(int allowed) { (void)allowed; return 0; }
-int raster_walk_row_solid(int32_t *cells, size_t first, size_t last, size_t width, const raster_fold *fold,
-                          uint32_t *pixels, uint32_t source) {
-    (void)cells; (void)first; (void)last; (void)width; (void)fold; (void)pixels; (void)source;
-    return 0;
-}
 int raster_walk_band_solid(int32_t *cells, size_t cell_stride, size_t rows, int32_t *first, int32_t *last, size_t width,
                            const raster_fold *fold, uint32_t *pixels, size_t pixel_stride, uint32_t source,
                            const uint32_t *row_sources) {

@@ -4,7 +4,7 @@ import ReferenceScenes
 import Testing
 @testable import Compositor
 
-/// The AVX2 walk of a row of cells under a solid colour (`raster_walk_row_solid`, what
+/// The AVX2 walk of a row of cells under a solid colour (`raster_walk_band_solid`, what
 /// `SolidOverSink.walk` calls) against the Swift walk it stands in for (`walkRow` into
 /// `SolidOverSink`, with the C kernel switched off): the same pixels and the same zeroed cells,
 /// on random rows. The rows are built to reach every branch: untouched runs of 8 and more,

@@ -52,29 +52,24 @@ typedef struct {
     uint32_t scale;
 } raster_fold;
 
-/// One row of the cell rasterizer's cells, `first ..< last` touched, walked and composited
-/// under the premultiplied `source` onto `pixels` (the row's pixel 0), `width` pixels wide:
-/// the same bytes as the engine's Swift walk (`walkRow` into `SolidOverSink`). Cells are prefix-
-/// summed eight at a time and folded into coverage; runs of untouched cells are one span of
-/// the running coverage; the colour goes source-over with pixman's arithmetic. The cells read
-/// are zeroed, and so are those from `width` to `last`. Returns 1 when done, 0 (touching
-/// nothing) where AVX2 is missing or disabled.
-int raster_walk_row_solid(int32_t *cells, size_t first, size_t last, size_t width, const raster_fold *fold,
-                          uint32_t *pixels, uint32_t source);
-
-/// `raster_walk_row_solid` for each of a band's `rows` rows: row r's cells at
-/// `cells + r * cell_stride`, touched in `first[r] ..< last[r]` (none where first ≥ last), its
-/// pixels at `pixels + r * pixel_stride`. Resets each row's range to none (`first[r] =
-/// INT32_MAX`, `last[r] = 0`) and starts loading the next row's pixels while it walks one.
-/// One call per band: a stroke's rows are a few cells each, where a call per row cost as much
-/// as the row. `row_sources`: a colour per row (a gradient along the rows), or NULL for
+/// A band of the cell rasterizer's rows walked and composited under the premultiplied
+/// `source` onto its pixels, `width` pixels wide: the same bytes as the engine's Swift walk
+/// (`walkRow` into `SolidOverSink`). Row r's cells are at `cells + r * cell_stride`, touched
+/// in `first[r] ..< last[r]` (none where first ≥ last), its pixels at
+/// `pixels + r * pixel_stride`. Cells are prefix-summed eight at a time and folded into
+/// coverage; runs of untouched cells are one span of the running coverage; the colour goes
+/// source-over with pixman's arithmetic; a row's last one to seven cells are masked lanes. The
+/// cells read are zeroed, and so are those from `width` to `last[r]`. Resets each row's range
+/// to none (`first[r] = INT32_MAX`, `last[r] = 0`) and starts loading the next row's pixels
+/// while it walks one. One call per band: a stroke's rows are a few cells each, where a call
+/// per row cost as much as the row. `row_sources`: a colour per row (a gradient along the rows), or NULL for
 /// `source` on every row. Returns 1 when done, 0 (touching nothing) where AVX2 is missing or
 /// disabled.
 int raster_walk_band_solid(int32_t *cells, size_t cell_stride, size_t rows, int32_t *first, int32_t *last, size_t width,
                            const raster_fold *fold, uint32_t *pixels, size_t pixel_stride, uint32_t source,
                            const uint32_t *row_sources);
 
-/// Whether `raster_blend_constant`, `raster_composite_layer`, `raster_blend_mask_rows`, `raster_walk_row_solid` and `raster_walk_band_solid` may use AVX2 (when the CPU has it); for tests that check
+/// Whether `raster_blend_constant`, `raster_composite_layer`, `raster_blend_mask_rows` and `raster_walk_band_solid` may use AVX2 (when the CPU has it); for tests that check
 /// both paths give the same bytes. Returns whether AVX2 is used from now on.
 int raster_kernels_use_avx2(int allowed);
 
