@@ -222,7 +222,7 @@ final class CellRasterizer {
     ///
     /// The arithmetic wraps (`&+`, `&*`) instead of checking for overflow: every value is
     /// bounded by the region (x and y below 2³¹ fixed-point units, products of two of them
-    /// below 2⁶²), and the checks were a third of the walk's branches.
+    /// below 2⁶²), and the checks were about half of the walk's conditional branches.
     @inline(__always)
     private func rasterize(_ edge: FixedEdge, top: Int32, bottom: Int32, cells: UnsafeMutablePointer<Int32>, stride: Int, shift: Int,
                            first: ScratchView<Int32>, last: ScratchView<Int32>) {
