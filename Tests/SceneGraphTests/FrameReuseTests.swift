@@ -106,9 +106,12 @@ import Testing
         for (i, (first, makeFirst)) in Self.variants.enumerated() {
             let renderer = Renderer(threads: 1)
             for (j, (second, makeSecond)) in Self.variants.enumerated() {
-                _ = try Self.image(makeFirst(), renderer: renderer)
-                let pixels = try Self.image(makeSecond(), renderer: renderer)
-                #expect(renderer.lastStats.reusedDisplayList == (i == j), "\(first) then \(second)")
+                let (reused, pixels) = try Renderer.withoutRegistrationsMeanwhile { () throws -> (Bool, [UInt8]) in
+                    _ = try Self.image(makeFirst(), renderer: renderer)
+                    let pixels = try Self.image(makeSecond(), renderer: renderer)
+                    return (renderer.lastStats.reusedDisplayList, pixels)
+                }
+                #expect(reused == (i == j), "\(first) then \(second)")
                 #expect(pixels == expected[j], "\(first) then \(second)")
             }
         }
@@ -123,11 +126,14 @@ import Testing
             #expect(!renderer.lastStats.reusedDisplayList)
         }
         let kept = AnyView(Wedge(bend: 4).fill(.blue))
-        _ = try renderer.render(kept, size: size)
-        _ = try renderer.render(kept, size: size)
-        #expect(renderer.lastStats.reusedDisplayList)
-        #expect(renderer.lastStats.phasesMs["lowering"] == 0)
-        #expect(renderer.lastStats.table.contains("display list         reused"))
+        let stats = try Renderer.withoutRegistrationsMeanwhile { () throws -> RenderStats in
+            _ = try renderer.render(kept, size: size)
+            _ = try renderer.render(kept, size: size)
+            return renderer.lastStats
+        }
+        #expect(stats.reusedDisplayList)
+        #expect(stats.phasesMs["lowering"] == 0)
+        #expect(stats.table.contains("display list         reused"))
     }
 
     /// The canvas, the scale, the renderer's limits and the glyph setting are inputs too.
@@ -139,8 +145,12 @@ import Testing
         #expect(!renderer.lastStats.reusedDisplayList)
         _ = try renderer.render(view, size: CGSize(width: 121, height: 72), scale: 2)
         #expect(!renderer.lastStats.reusedDisplayList)
-        _ = try renderer.render(view, size: CGSize(width: 121, height: 72), scale: 2)
-        #expect(renderer.lastStats.reusedDisplayList)
+        #expect(try Renderer.withoutRegistrationsMeanwhile {
+            // (Twice: a registration just before the first would make it anew.)
+            _ = try renderer.render(view, size: CGSize(width: 121, height: 72), scale: 2)
+            _ = try renderer.render(view, size: CGSize(width: 121, height: 72), scale: 2)
+            return renderer.lastStats.reusedDisplayList
+        })
         renderer.maximumDashes = 100
         _ = try renderer.render(view, size: CGSize(width: 121, height: 72), scale: 2)
         #expect(!renderer.lastStats.reusedDisplayList)
@@ -178,9 +188,11 @@ import Testing
         try #require(FileManager.default.fileExists(atPath: file))
         let renderer = Renderer()
         let view = AnyView(Text("Hola").font(.custom("DejaVu Sans", size: 20)))
-        _ = try renderer.render(view, size: size)
-        _ = try renderer.render(view, size: size)
-        #expect(renderer.lastStats.reusedDisplayList)
+        #expect(try Renderer.withoutRegistrationsMeanwhile {
+            _ = try renderer.render(view, size: size)
+            _ = try renderer.render(view, size: size)
+            return renderer.lastStats.reusedDisplayList
+        })
         try FontRegistry.shared.register(contentsOf: URL(fileURLWithPath: file))
         _ = try renderer.render(view, size: size)
         #expect(!renderer.lastStats.reusedDisplayList)
@@ -193,16 +205,20 @@ import Testing
         let change = AnimatedChange(from: Circle().fill(.blue).frame(width: 20, height: 20).offset(x: -30),
                                     to: Circle().fill(.orange).frame(width: 40, height: 40).offset(x: 30),
                                     animation: .easeInOut(duration: 0.5))
-        let renderer = Renderer(), fresh = Renderer()
-        fresh.reusesUnchangedFrames = false
-        var reused: [Bool] = []
-        for frame in 0..<12 {
-            let view = change.view(at: Double(frame) / 10, in: size)
-            let surface = try renderer.render(view, size: size)
-            reused.append(renderer.lastStats.reusedDisplayList)
-            let expected = try fresh.render(view, size: size)
-            #expect(surface.withUnsafeMutableBytes { Array($0) } == expected.withUnsafeMutableBytes { Array($0) }, "frame \(frame)")
+        let (reused, differing) = try Renderer.withoutRegistrationsMeanwhile { () throws -> ([Bool], [Int]) in
+            let renderer = Renderer(), fresh = Renderer()
+            fresh.reusesUnchangedFrames = false
+            var reused: [Bool] = [], differing: [Int] = []
+            for frame in 0..<12 {
+                let view = change.view(at: Double(frame) / 10, in: size)
+                let surface = try renderer.render(view, size: size)
+                reused.append(renderer.lastStats.reusedDisplayList)
+                let expected = try fresh.render(view, size: size)
+                if surface.withUnsafeMutableBytes({ Array($0) }) != expected.withUnsafeMutableBytes({ Array($0) }) { differing.append(frame) }
+            }
+            return (reused, differing)
         }
+        #expect(differing.isEmpty, "frames drawn differently from a renderer that never reuses")
         // 0.0 … 0.5 s move (frame 5 lands on 1); 0.6 s and later hold the end.
         #expect(reused == Array(repeating: false, count: 6) + Array(repeating: true, count: 6))
     }

@@ -200,6 +200,24 @@ public final class Renderer {
         var symbolRegistrations: Int
     }
 
+    /// The fonts and symbol sets registered so far, as `frameInputs` reads them: a frame after
+    /// a registration is made anew.
+    static func registrationStamp() -> [Int] {
+        [FontRegistry.shared.registrations, SymbolSet.registrations.withLock { $0 }]
+    }
+
+    /// `body`'s result from a run during which nothing registered a font or a symbol set. For
+    /// tests that expect a frame to be reused: others running beside them register some, which
+    /// rightly makes the next frame anew; `body` is run again until no registration fell in it.
+    /// `body` must draw both frames it compares, the earlier one too.
+    static func withoutRegistrationsMeanwhile<T>(_ body: () throws -> T) rethrows -> T {
+        while true {
+            let stamp = registrationStamp()
+            let result = try body()
+            if registrationStamp() == stamp { return result }
+        }
+    }
+
     private func frameInputs(_ canvas: CGSize, _ scale: Double) -> FrameInputs {
         FrameInputs(canvas: canvas, scale: scale, limits: strokeLimits, glyphMasks: drawsGlyphsFromMasks,
                     fontRegistrations: FontRegistry.shared.registrations, symbolRegistrations: SymbolSet.registrations.withLock { $0 })
