@@ -133,7 +133,7 @@ struct GradientOverSink: CoverageSink {
     func walk(_ cells: UnsafeMutablePointer<Int32>, stride: Int, rows: Int, first: UnsafeMutablePointer<Int32>,
               last: UnsafeMutablePointer<Int32>, width: Int, fold: CoverageFold) -> Bool {
         guard alongRows else { return false }
-        var f = raster_fold(full: fold.full, cut: fold.cut, even_odd: fold.evenOdd ? 1 : 0, scale: fold.scale)
+        var f = fold.kernelFold
         return raster_walk_band_solid(cells, stride, rows, first, last, width, &f, self.rows.pixels(0, 0), self.rows.stride / 4, 0,
                                       colours + self.rows.top) != 0
     }

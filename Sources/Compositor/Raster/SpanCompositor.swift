@@ -6,7 +6,7 @@ struct CoverageFold {
     /// A full pixel's cell sum: 2·one² for `shift` fixed-point bits.
     let full: Int32
     /// Bits dropped from `full` to leave 2¹⁶.
-    let cut: UInt32
+    private let cut: UInt32
     let evenOdd: Bool
     /// opacity × 255 × 256, rounded: coverage·scale/2²⁴ is coverage × opacity in 1/255.
     let scale: UInt32
@@ -16,6 +16,11 @@ struct CoverageFold {
         cut = UInt32(2 * shift + 1 - 16)
         evenOdd = fillRule == .evenOdd
         scale = UInt32((Opacity(opacity).value * 65280).rounded())
+    }
+
+    /// The same fold for the C kernels (`raster_walk_band_solid`).
+    var kernelFold: raster_fold {
+        raster_fold(full: full, cut: cut, even_odd: evenOdd ? 1 : 0, scale: scale)
     }
 
     /// The 8-bit coverage of a pixel whose cells sum to `sum` (`full` a full pixel): non-zero
@@ -196,7 +201,7 @@ struct SolidOverSink: CoverageSink {
     @inline(__always)
     func walk(_ cells: UnsafeMutablePointer<Int32>, stride: Int, rows: Int, first: UnsafeMutablePointer<Int32>,
               last: UnsafeMutablePointer<Int32>, width: Int, fold: CoverageFold) -> Bool {
-        var f = raster_fold(full: fold.full, cut: fold.cut, even_odd: fold.evenOdd ? 1 : 0, scale: fold.scale)
+        var f = fold.kernelFold
         return raster_walk_band_solid(cells, stride, rows, first, last, width, &f, pixels(0, 0), self.rows.stride / 4, source, nil) != 0
     }
 }
