@@ -260,47 +260,47 @@ import Testing
     /// Long constant spans go to the AVX2 kernel where the CPU has it: the test runs with it
     /// allowed and not (`raster_kernels_use_avx2`), and both must equal pixman.
     @Test(.serialized, arguments: [PixelFormat.argb32, .xrgb32], [true, false]) func fusedFillsEqualPixman(format: PixelFormat, avx2: Bool) throws {
-        raster_kernels_use_avx2(avx2 ? 1 : 0)
-        defer { raster_kernels_use_avx2(1) }
-        var g = SceneLCG(seed: 3)
-        for k in 0..<24 {
-            let fused = try Surface(width: 97, height: 61, format: format)
-            let reference = try Surface(width: 97, height: 61, format: format)
-            for s in [fused, reference] {
-                s.withUnsafeMutableBytes { bytes in
-                    var h = SceneLCG(seed: UInt32(k + 100))
-                    for i in 0..<bytes.count { bytes[i] = UInt8(truncatingIfNeeded: h.next() >> 24) }
-                }
-            }
-            // Keep the backgrounds valid premultiplied pixels (channels ≤ alpha).
-            for s in [fused, reference] where format == .argb32 {
-                s.withUnsafeMutableBytes { bytes in
-                    let px = bytes.bindMemory(to: UInt32.self)
-                    for i in 0..<px.count {
-                        let a = px[i] >> 24
-                        let c = { (v: UInt32) in min(v & 0xff, a) }
-                        px[i] = a << 24 | c(px[i] >> 16) << 16 | c(px[i] >> 8) << 8 | c(px[i])
+        try withAVX2(avx2) { _ in
+            var g = SceneLCG(seed: 3)
+            for k in 0..<24 {
+                let fused = try Surface(width: 97, height: 61, format: format)
+                let reference = try Surface(width: 97, height: 61, format: format)
+                for s in [fused, reference] {
+                    s.withUnsafeMutableBytes { bytes in
+                        var h = SceneLCG(seed: UInt32(k + 100))
+                        for i in 0..<bytes.count { bytes[i] = UInt8(truncatingIfNeeded: h.next() >> 24) }
                     }
                 }
-            }
-            let alpha = k % 3 == 0 ? 1 : g.u()
-            let color = Color(red: g.u(), green: g.u(), blue: g.u(), opacity: alpha)
-            let opacity = k % 4 == 0 ? 1 : g.u()
-            let shape = Path(ellipseIn: CGRect(x: g.u() * 40 - 10, y: g.u() * 30 - 10, width: 20 + g.u() * 80, height: 10 + g.u() * 60))
-            let rule: FillRule = k % 2 == 0 ? .nonZero : .evenOdd
-            try Canvas(fused).fill(shape, with: .color(color), fillRule: rule, opacity: opacity)
-            let coverage = try Surface(width: 97, height: 61, format: .a8)
-            try Rasterizer().rasterize(shape, fillRule: rule, clip: coverage.bounds, opacity: opacity) { m, stride, rect in
-                for y in 0..<rect.height {
-                    memcpy(coverage.data + (rect.y + y) * coverage.stride + rect.x, m + y * stride, rect.width)
+                // Keep the backgrounds valid premultiplied pixels (channels ≤ alpha).
+                for s in [fused, reference] where format == .argb32 {
+                    s.withUnsafeMutableBytes { bytes in
+                        let px = bytes.bindMemory(to: UInt32.self)
+                        for i in 0..<px.count {
+                            let a = px[i] >> 24
+                            let c = { (v: UInt32) in min(v & 0xff, a) }
+                            px[i] = a << 24 | c(px[i] >> 16) << 16 | c(px[i] >> 8) << 8 | c(px[i])
+                        }
+                    }
                 }
+                let alpha = k % 3 == 0 ? 1 : g.u()
+                let color = Color(red: g.u(), green: g.u(), blue: g.u(), opacity: alpha)
+                let opacity = k % 4 == 0 ? 1 : g.u()
+                let shape = Path(ellipseIn: CGRect(x: g.u() * 40 - 10, y: g.u() * 30 - 10, width: 20 + g.u() * 80, height: 10 + g.u() * 60))
+                let rule: FillRule = k % 2 == 0 ? .nonZero : .evenOdd
+                try Canvas(fused).fill(shape, with: .color(color), fillRule: rule, opacity: opacity)
+                let coverage = try Surface(width: 97, height: 61, format: .a8)
+                try Rasterizer().rasterize(shape, fillRule: rule, clip: coverage.bounds, opacity: opacity) { m, stride, rect in
+                    for y in 0..<rect.height {
+                        memcpy(coverage.data + (rect.y + y) * coverage.stride + rect.x, m + y * stride, rect.width)
+                    }
+                }
+                var c = pixmanColor(premultiplied: color, for: format)
+                let solid = try #require(pixman_image_create_solid_fill(&c))
+                pixman_image_composite32(PIXMAN_OP_OVER, solid, coverage.image, reference.image, 0, 0, 0, 0, 0, 0, 97, 61)
+                pixman_image_unref(solid)
+                let a = fused.withUnsafeMutableBytes { Array($0) }, b = reference.withUnsafeMutableBytes { Array($0) }
+                #expect(a == b, "case \(k)")
             }
-            var c = pixmanColor(premultiplied: color, for: format)
-            let solid = try #require(pixman_image_create_solid_fill(&c))
-            pixman_image_composite32(PIXMAN_OP_OVER, solid, coverage.image, reference.image, 0, 0, 0, 0, 0, 0, 97, 61)
-            pixman_image_unref(solid)
-            let a = fused.withUnsafeMutableBytes { Array($0) }, b = reference.withUnsafeMutableBytes { Array($0) }
-            #expect(a == b, "case \(k)")
         }
     }
 }

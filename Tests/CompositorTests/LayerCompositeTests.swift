@@ -41,28 +41,28 @@ import Testing
     }
 
     @Test(arguments: [true, false], [1, 3]) func layersComposeAsPixmanComposesThem(avx2: Bool, threads: Int) throws {
-        raster_kernels_use_avx2(avx2 ? 1 : 0)
-        defer { raster_kernels_use_avx2(1) }
-        var g = SceneLCG(seed: 11)
-        // 0 and 1, opacities whose 16-bit alpha's top byte is a tie, and random ones.
-        let opacities = [1.0, 0.5, 128.0 / 255, 230.0 / 255, 1.0 / 255, 0.999, 0.002] + (0..<9).map { _ in g.u() }
-        for (k, opacity) in opacities.enumerated() {
-            // Large enough for several threads (2¹⁶ pixels) on some cases, odd widths for tails.
-            let (w, h) = k % 3 == 0 ? (301, 257) : (37 + k, 23 + k)
-            let layer = try Surface(width: w, height: h)
-            randomize(layer, seed: UInt32(k + 1))
-            for (dx, dy) in [(0, 0), (-7, 5), (40, -3), (-w + 3, -h + 2), (w - 2, h - 1)] {
-                let ours = try Surface(width: w + 20, height: h + 10), theirs = try Surface(width: w + 20, height: h + 10)
-                randomize(ours, seed: UInt32(100 + k))
-                randomize(theirs, seed: UInt32(100 + k))
-                try ours.composite(layer, at: dx, y: dy, opacity: opacity, threads: threads)
-                var c = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16((opacity * 65535).rounded()))
-                let mask = opacity < 1 ? pixman_image_create_solid_fill(&c) : nil
-                pixman_image_composite32(PIXMAN_OP_OVER, layer.image, mask, theirs.image, 0, 0, 0, 0, Int32(dx), Int32(dy),
-                                         Int32(w), Int32(h))
-                if let mask { pixman_image_unref(mask) }
-                let m = mismatch(ours, theirs)
-                #expect(m == nil, "opacity \(opacity) at (\(dx), \(dy)): \(m.map { "\($0.count) bytes differ, the first at \($0.first)" } ?? "")")
+        try withAVX2(avx2) { _ in
+            var g = SceneLCG(seed: 11)
+            // 0 and 1, opacities whose 16-bit alpha's top byte is a tie, and random ones.
+            let opacities = [1.0, 0.5, 128.0 / 255, 230.0 / 255, 1.0 / 255, 0.999, 0.002] + (0..<9).map { _ in g.u() }
+            for (k, opacity) in opacities.enumerated() {
+                // Large enough for several threads (2¹⁶ pixels) on some cases, odd widths for tails.
+                let (w, h) = k % 3 == 0 ? (301, 257) : (37 + k, 23 + k)
+                let layer = try Surface(width: w, height: h)
+                randomize(layer, seed: UInt32(k + 1))
+                for (dx, dy) in [(0, 0), (-7, 5), (40, -3), (-w + 3, -h + 2), (w - 2, h - 1)] {
+                    let ours = try Surface(width: w + 20, height: h + 10), theirs = try Surface(width: w + 20, height: h + 10)
+                    randomize(ours, seed: UInt32(100 + k))
+                    randomize(theirs, seed: UInt32(100 + k))
+                    try ours.composite(layer, at: dx, y: dy, opacity: opacity, threads: threads)
+                    var c = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16((opacity * 65535).rounded()))
+                    let mask = opacity < 1 ? pixman_image_create_solid_fill(&c) : nil
+                    pixman_image_composite32(PIXMAN_OP_OVER, layer.image, mask, theirs.image, 0, 0, 0, 0, Int32(dx), Int32(dy),
+                                             Int32(w), Int32(h))
+                    if let mask { pixman_image_unref(mask) }
+                    let m = mismatch(ours, theirs)
+                    #expect(m == nil, "opacity \(opacity) at (\(dx), \(dy)): \(m.map { "\($0.count) bytes differ, the first at \($0.first)" } ?? "")")
+                }
             }
         }
     }
@@ -75,13 +75,13 @@ import Testing
             randomize(layer, seed: UInt32(count))
             var results: [[UInt8]] = []
             for avx2 in [true, false] {
-                raster_kernels_use_avx2(avx2 ? 1 : 0)
-                let target = try Surface(width: count, height: 1)
-                randomize(target, seed: UInt32(1000 + count))
-                try target.composite(layer, opacity: 0.6)
-                results.append(bytes(target))
+                try withAVX2(avx2) { _ in
+                    let target = try Surface(width: count, height: 1)
+                    randomize(target, seed: UInt32(1000 + count))
+                    try target.composite(layer, opacity: 0.6)
+                    results.append(bytes(target))
+                }
             }
-            raster_kernels_use_avx2(1)
             #expect(results[0] == results[1], "\(count) pixels")
         }
     }

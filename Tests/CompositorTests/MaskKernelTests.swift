@@ -20,78 +20,78 @@ import CRasterKernels
 
     @Test(arguments: 0..<32, [true, false]) func kernelEqualsPixmansRoute(seed: Int, avx2: Bool) throws {
         // Rows of 8 pixels and more go through the AVX2 kernel where the CPU has it; both paths.
-        raster_kernels_use_avx2(avx2 ? 1 : 0)
-        defer { raster_kernels_use_avx2(1) }
-        var g = Generator(state: UInt64(seed) &* 0x9E37_79B9 &+ 7)
-        let size = 90
-        var masks: [(mask: Surface, x: Int, y: Int)] = []
-        for _ in 0..<(3 + g.below(40)) {
-            let w = 1 + g.below(24), h = 1 + g.below(40)
-            let m = try Surface(width: w, height: h, format: .a8)
-            let bytes = m.data.assumingMemoryBound(to: UInt8.self)
-            for y in 0..<h {
-                for x in 0..<w {
-                    // Mostly empty or full, as glyph masks are, with edges in between.
-                    let r = g.below(10)
-                    bytes[y * m.stride + x] = r < 4 ? 0 : r < 7 ? 255 : UInt8(g.below(256))
+        try withAVX2(avx2) { _ in
+            var g = Generator(state: UInt64(seed) &* 0x9E37_79B9 &+ 7)
+            let size = 90
+            var masks: [(mask: Surface, x: Int, y: Int)] = []
+            for _ in 0..<(3 + g.below(40)) {
+                let w = 1 + g.below(24), h = 1 + g.below(40)
+                let m = try Surface(width: w, height: h, format: .a8)
+                let bytes = m.data.assumingMemoryBound(to: UInt8.self)
+                for y in 0..<h {
+                    for x in 0..<w {
+                        // Mostly empty or full, as glyph masks are, with edges in between.
+                        let r = g.below(10)
+                        bytes[y * m.stride + x] = r < 4 ? 0 : r < 7 ? 255 : UInt8(g.below(256))
+                    }
+                    // Whatever lies in a row's padding is not coverage.
+                    for x in w..<m.stride { bytes[y * m.stride + x] = UInt8(1 + g.below(255)) }
                 }
-                // Whatever lies in a row's padding is not coverage.
-                for x in w..<m.stride { bytes[y * m.stride + x] = UInt8(1 + g.below(255)) }
+                if seed % 2 == 0 {
+                    // Anywhere: mostly overlapping, so clusters are added in the scratch buffer.
+                    masks.append((m, g.below(size + 20) - 10, g.below(size + 20) - 10))
+                } else {
+                    // In lines, as glyphs are: mostly apart (drawn straight from their own rows),
+                    // neighbours sometimes touching by a column or a descender.
+                    let k = masks.count
+                    masks.append((m, (k % 6) * 16 + g.below(4) - 8, (k / 6) * 22 + g.below(4) - 4))
+                }
             }
-            if seed % 2 == 0 {
-                // Anywhere: mostly overlapping, so clusters are added in the scratch buffer.
-                masks.append((m, g.below(size + 20) - 10, g.below(size + 20) - 10))
-            } else {
-                // In lines, as glyphs are: mostly apart (drawn straight from their own rows),
-                // neighbours sometimes touching by a column or a descender.
-                let k = masks.count
-                masks.append((m, (k % 6) * 16 + g.below(4) - 8, (k / 6) * 22 + g.below(4) - 4))
+            let red = Double(g.below(256)) / 255, green = Double(g.below(256)) / 255, blue = Double(g.below(256)) / 255
+            // Seeds from 24 draw an opaque colour at full opacity, where fully covered quads are
+            // stored rather than blended.
+            let alpha: Double = g.below(3) == 0 || seed >= 24 ? 1 : Double(g.below(256)) / 255
+            let color = Color(red: red, green: green, blue: blue, opacity: alpha)
+            let opacity: Double = g.below(3) == 0 || seed >= 24 ? 1 : Double(g.below(1000)) / 1000
+            func destination() throws -> Surface {
+                let s = try Surface(width: size, height: size)
+                var h = Generator(state: UInt64(seed) + 99)
+                let pixels = s.data.assumingMemoryBound(to: UInt32.self)
+                for y in 0..<size {
+                    for x in 0..<size {
+                        // Premultiplied: each colour channel at most alpha.
+                        let a = UInt32([0, 255, h.below(256)][h.below(3)])
+                        let c = { a == 0 ? 0 : UInt32(h.below(Int(a) + 1)) }
+                        pixels[y * s.stride / 4 + x] = a << 24 | c() << 16 | c() << 8 | c()
+                    }
+                }
+                return s
             }
-        }
-        let red = Double(g.below(256)) / 255, green = Double(g.below(256)) / 255, blue = Double(g.below(256)) / 255
-        // Seeds from 24 draw an opaque colour at full opacity, where fully covered quads are
-        // stored rather than blended.
-        let alpha: Double = g.below(3) == 0 || seed >= 24 ? 1 : Double(g.below(256)) / 255
-        let color = Color(red: red, green: green, blue: blue, opacity: alpha)
-        let opacity: Double = g.below(3) == 0 || seed >= 24 ? 1 : Double(g.below(1000)) / 1000
-        func destination() throws -> Surface {
-            let s = try Surface(width: size, height: size)
-            var h = Generator(state: UInt64(seed) + 99)
-            let pixels = s.data.assumingMemoryBound(to: UInt32.self)
+            let kernel = try destination(), pixman = try destination()
+            let kernelCanvas = Canvas(kernel), pixmanCanvas = Canvas(pixman)
+            let clip = PixelRect(x: g.below(20), y: g.below(20), width: 50 + g.below(40), height: 50 + g.below(40))
+            kernelCanvas.clip = clip
+            pixmanCanvas.clip = clip
+            try kernelCanvas.fill(masks: masks, with: .color(color), opacity: opacity)
+            var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+            for m in masks {
+                minX = min(minX, m.x); minY = min(minY, m.y)
+                maxX = max(maxX, m.x + m.mask.width); maxY = max(maxY, m.y + m.mask.height)
+            }
+            let rect = PixelRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY).intersection(clip.intersection(pixman.bounds))
+            try pixmanCanvas.fillWithPixman(masks: masks, rect: rect, paint: .color(color), paintTransform: .identity, opacity: opacity,
+                                            blendMode: .normal, clipMask: nil)
+            var differing = 0
             for y in 0..<size {
-                for x in 0..<size {
-                    // Premultiplied: each colour channel at most alpha.
-                    let a = UInt32([0, 255, h.below(256)][h.below(3)])
-                    let c = { a == 0 ? 0 : UInt32(h.below(Int(a) + 1)) }
-                    pixels[y * s.stride / 4 + x] = a << 24 | c() << 16 | c() << 8 | c()
+                for x in 0..<size where kernel.storedARGB(x: x, y: y) != pixman.storedARGB(x: x, y: y) {
+                    if differing == 0 {
+                        print("seed \(seed) at \(x), \(y): kernel", String(kernel.storedARGB(x: x, y: y), radix: 16), "pixman", String(pixman.storedARGB(x: x, y: y), radix: 16))
+                    }
+                    differing += 1
                 }
             }
-            return s
+            #expect(differing == 0, "seed \(seed): \(differing) pixels differ")
         }
-        let kernel = try destination(), pixman = try destination()
-        let kernelCanvas = Canvas(kernel), pixmanCanvas = Canvas(pixman)
-        let clip = PixelRect(x: g.below(20), y: g.below(20), width: 50 + g.below(40), height: 50 + g.below(40))
-        kernelCanvas.clip = clip
-        pixmanCanvas.clip = clip
-        try kernelCanvas.fill(masks: masks, with: .color(color), opacity: opacity)
-        var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
-        for m in masks {
-            minX = min(minX, m.x); minY = min(minY, m.y)
-            maxX = max(maxX, m.x + m.mask.width); maxY = max(maxY, m.y + m.mask.height)
-        }
-        let rect = PixelRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY).intersection(clip.intersection(pixman.bounds))
-        try pixmanCanvas.fillWithPixman(masks: masks, rect: rect, paint: .color(color), paintTransform: .identity, opacity: opacity,
-                                        blendMode: .normal, clipMask: nil)
-        var differing = 0
-        for y in 0..<size {
-            for x in 0..<size where kernel.storedARGB(x: x, y: y) != pixman.storedARGB(x: x, y: y) {
-                if differing == 0 {
-                    print("seed \(seed) at \(x), \(y): kernel", String(kernel.storedARGB(x: x, y: y), radix: 16), "pixman", String(pixman.storedARGB(x: x, y: y), radix: 16))
-                }
-                differing += 1
-            }
-        }
-        #expect(differing == 0, "seed \(seed): \(differing) pixels differ")
     }
 
     /// Masks given in reverse reading order (the kernel's insertion sort gives up and sorts
