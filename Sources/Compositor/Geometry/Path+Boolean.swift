@@ -118,7 +118,9 @@ extension Path {
                     edges.append(BooleanEdge(x0: x1, y0: y1, x1: x0, y1: y0, wind: -1, operand: Int32(operand)))
                 }
             }
-            path.flatten(tolerance: tolerance,
+            // Uniform steps: adaptive ones would spend the whole (coarse) tolerance, which
+            // moved the edges of Examples/plate.scene's rounded corners by up to 4 levels.
+            path.flatten(tolerance: tolerance, adaptive: false,
                          moveTo: { x, y in sx = x; sy = y; lx = x; ly = y },
                          lineTo: { x, y in add(lx, ly, x, y); lx = x; ly = y },
                          close: { _ in add(lx, ly, sx, sy); lx = sx; ly = sy })
@@ -397,7 +399,7 @@ extension Path {
         func clipEdge(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
             if withinBooleanLimit(x0, y0, x1, y1) { clipEdges.append((x0, y0, x1, y1)) }
         }
-        other.flatten(tolerance: booleanTolerance,
+        other.flatten(tolerance: booleanTolerance, adaptive: false,
                       moveTo: { x, y in sx = x; sy = y; lx = x; ly = y },
                       lineTo: { x, y in clipEdge(lx, ly, x, y); lx = x; ly = y },
                       close: { _ in clipEdge(lx, ly, sx, sy); lx = sx; ly = sy })

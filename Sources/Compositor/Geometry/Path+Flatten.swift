@@ -100,8 +100,13 @@ extension Path {
     /// polyline 2/3 of that way towards the curve, so the area between them cancels to leading
     /// order, while no point strays further than the tolerance. B'' carries the sign, so
     /// inflections need no special case. Curve end points stay exact, keeping joins closed.
+    ///
+    /// With `adaptive`, a curve whose bending varies along it is stepped by that bending
+    /// (`adaptiveCurveSteps`): every chord still within `tolerance`, in fewer segments. Without,
+    /// steps are uniform in the curve's parameter, sized by its largest bending, so most chords
+    /// miss by far less than the tolerance (booleans, whose tolerance is coarser, keep that).
     func flatten(transform: CGAffineTransform = .identity, tolerance: Double = flatteningTolerance,
-                 balanced: Bool = false,
+                 balanced: Bool = false, adaptive: Bool = true,
                  moveTo: (Double, Double) -> Void, lineTo: (Double, Double) -> Void, close: (_ explicit: Bool) -> Void,
                  elementEnd: () -> Void = {}) {
         // (Non-escaping closures kept in a struct for the call: they do not outlive it.)
@@ -110,7 +115,7 @@ extension Path {
                 withoutActuallyEscaping(close) { close in
                     withoutActuallyEscaping(elementEnd) { elementEnd in
                         var sink = ClosureSink(onMove: moveTo, onLine: lineTo, onClose: close, onElementEnd: elementEnd)
-                        flatten(transform: transform, tolerance: tolerance, balanced: balanced, into: &sink)
+                        flatten(transform: transform, tolerance: tolerance, balanced: balanced, adaptive: adaptive, into: &sink)
                     }
                 }
             }
@@ -120,7 +125,7 @@ extension Path {
     /// `flatten(…moveTo:lineTo:close:elementEnd:)` into a sink, specialized for it: the hot
     /// callers (the rasterizer's edge building) get the points without a closure call each.
     func flatten<Sink: PolylineSink & ~Copyable>(transform: CGAffineTransform = .identity, tolerance: Double = flatteningTolerance,
-                                                 balanced: Bool = false, into sink: inout Sink) {
+                                                 balanced: Bool = false, adaptive: Bool = true, into sink: inout Sink) {
         let t = transform
         @inline(__always) func map(_ p: CGPoint) -> (Double, Double) {
             (t.a * p.x + t.c * p.y + t.tx, t.b * p.x + t.d * p.y + t.ty)
@@ -144,6 +149,13 @@ extension Path {
                 let n = flatteningSegmentCount(secondDerivativeBound: quadraticSecondDerivativeBound(cx, cy, x1, y1, x2, y2),
                                                tolerance: tolerance)
                 let x0 = cx, y0 = cy
+                let curve = PowerCurve(p0: SIMD2(x0, y0), c1: 2 * SIMD2(x1 - x0, y1 - y0), c2: SIMD2(ddx, ddy), c3: .zero)
+                if adaptive, Path.flattenAdaptively(curve, uniformCount: n, tolerance: tolerance, balanced: balanced, into: &sink) {
+                    sink.lineTo(x2, y2)
+                    sink.elementEnd()
+                    (cx, cy) = (x2, y2)
+                    continue
+                }
                 // B'' = 2(P0 − 2P1 + P2), constant.
                 let h2 = balanced ? 1 / (12 * Double(n * n)) : 0
                 let ox = -2 * ddx * h2, oy = -2 * ddy * h2
@@ -172,7 +184,9 @@ extension Path {
                 let c3 = SIMD2(x3, y3) - p0 + 3 * (SIMD2(x1, y1) - SIMD2(x2, y2))
                 let o0 = k * SIMD2(ax, ay), o1 = k * SIMD2(bx - ax, by - ay)
                 let step = 1 / Double(n)
-                for i in 1..<n {
+                let stepped = adaptive && Path.flattenAdaptively(PowerCurve(p0: p0, c1: c1, c2: c2, c3: c3), uniformCount: n,
+                                                                 tolerance: tolerance, balanced: balanced, into: &sink)
+                for i in 1..<(stepped ? 1 : n) {
                     let s = Double(i) * step
                     let p = ((c3 * s + c2) * s + c1) * s + p0 + (o0 + o1 * s)
                     sink.lineTo(p.x, p.y)
@@ -188,8 +202,46 @@ extension Path {
         if open { sink.close(explicit: false) }
     }
 
-    /// How many line segments `flatten` would produce (lines, curve steps and closing lines),
-    /// counted without flattening: one pass over the elements. Saturates at `Int.max`.
+    /// Sends a curve's interior vertices to `sink` at the adaptive steps of
+    /// `adaptiveCurveSteps`, balanced as `flatten` describes with each vertex's own step (the
+    /// mean square of the steps on either side); false, having sent nothing, where the curve
+    /// is left to uniform steps.
+    private static func flattenAdaptively<Sink: PolylineSink & ~Copyable>(_ curve: PowerCurve, uniformCount n: Int,
+                                                                          tolerance: Double, balanced: Bool,
+                                                                          into sink: inout Sink) -> Bool {
+        guard n >= 8 else { return false }
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * (n + 1)) { buffer -> Bool in
+            let steps = buffer.baseAddress!
+            let count = adaptiveCurveSteps(curve, tolerance: tolerance, uniformCount: n, into: steps)
+            guard count > 0 else { return false }
+            let largestOffset = tolerance * 2 / 3
+            for i in 1..<count {
+                let s = steps[3 * i]
+                var p = SIMD2(steps[3 * i + 1], steps[3 * i + 2])
+                if balanced {
+                    // −c″(s)·h²/12 with h² the mean of the squared steps around the vertex,
+                    // c″'s normal part only: the steps are sized by it, and its part along
+                    // the curve would slide the vertex along the curve for nothing. At most
+                    // ⅔ of the tolerance, as a uniform step's offset is (near a cusp the
+                    // normal is ill-defined).
+                    let before = s - steps[3 * i - 3], after = steps[3 * i + 3] - s
+                    let v = curve.velocity(s), speed2 = (v * v).sum()
+                    var a = curve.acceleration(s)
+                    if speed2 > 0 { a -= v * ((a * v).sum() / speed2) }
+                    var offset = a * ((before * before + after * after) / 24)
+                    let length2 = (offset * offset).sum()
+                    if length2 > largestOffset * largestOffset { offset *= largestOffset / length2.squareRoot() }
+                    p -= offset
+                }
+                sink.lineTo(p.x, p.y)
+            }
+            return true
+        }
+    }
+
+    /// How many line segments `flatten` would produce at most (lines, curve steps and closing
+    /// lines; a curve flattened adaptively takes fewer than its uniform count), counted without
+    /// flattening: one pass over the elements. Saturates at `Int.max`.
     func flattenedSegmentCount(transform: CGAffineTransform = .identity, tolerance: Double = flatteningTolerance) -> Int {
         segmentCount(transform: transform, tolerance: tolerance, below: nil)!
     }
