@@ -27,8 +27,9 @@ struct PowerCurve {
 /// Uniform steps need ⌈√(max|c″| / 8·tolerance)⌉ segments (`flatteningSegmentCount`), sized by
 /// the largest acceleration anywhere on the curve, tangential part included, though only the
 /// normal part bends the curve away from its chords. A random cubic's bending varies a lot
-/// along it, and S4's 2,000 cubics take 571,093 uniform segments at 0.01 px where about half
-/// of that keeps every chord within the same tolerance.
+/// along it, and S4's 2,000 cubics take 571,093 uniform segments at 0.01 px where 275,267
+/// (the integral below) would keep every chord within the same tolerance; aimed at half of
+/// it, they take 432,311.
 ///
 /// 1. The density (`PowerCurve.density`) is integrated by the trapezoid rule over pieces of
 ///    s, a quarter as many as the uniform count, aiming each chord at half the tolerance
@@ -42,26 +43,36 @@ struct PowerCurve {
 ///    (the uniform bound holds for any parameter interval of that length), so halving ends.
 ///
 /// Every chord is thus within `tolerance` of its arc, as with uniform steps. Returns the
-/// number of segments n, with vertex k's parameter and point in `steps[3k]`, `steps[3k + 1]`
-/// and `steps[3k + 2]` for k in 0...n, 0 = s₀ < s₁ < … < sₙ = 1 (`steps` has room for
-/// 3·(`uniformCount` + 1) values), or 0 when the adaptive vertices would be no fewer than
+/// number of segments n, with vertex k's parameter, point and the bulge of the chord that
+/// ends there in `steps[4k..<4k + 4]` for k in 0...n, 0 = s₀ < s₁ < … < sₙ = 1 (`steps` has
+/// room for 4·(`uniformCount` + 1) values). The bulge, the arc's offset from the chord at the
+/// chord's middle parameter, is given as w = n·offset with n the chord turned by 90°: the
+/// offset is n·w/|n|² (divided by the caller, only for balanced vertices). Or 0 when the adaptive vertices would be no fewer than
 /// `uniformCount` (or the curve is too short for them to pay, or not finite): the caller then
 /// steps uniformly, so a curve never gets more segments than `flatteningSegmentCount` says.
 func adaptiveCurveSteps(_ c: PowerCurve, tolerance: Double, uniformCount nu: Int,
                         into steps: UnsafeMutablePointer<Double>) -> Int {
     // Fewer than 8 uniform segments: a few pieces could not save any.
     guard nu >= 8 else { return 0 }
+    let scale = 1 / (8 * chordAim * tolerance).squareRoot()
+    // A first look by Simpson's rule on three densities: a curve of even bending (a circle's
+    // arc, about 1.4 times its uniform count at half the tolerance) is left to uniform steps
+    // without integrating piece by piece.
+    let estimate = (c.density(0) + 4 * c.density(0.5) + c.density(1)) / 6 * scale
+    guard estimate < 0.75 * Double(nu) else { return 0 }
     let pieces = nu / 4
     let pieceLength = 1 / Double(pieces)
-    return withUnsafeTemporaryAllocation(of: Double.self, capacity: pieces) { shares in
-        // 1. The integral, piece by piece.
-        let scale = 1 / (8 * chordAim * tolerance).squareRoot()
+    return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * pieces) { shares in
+        // 1. The integral, piece by piece: each piece's share in shares[2j], its reciprocal
+        //    in shares[2j + 1] (divided here, where the divisions are independent, rather than
+        //    per vertex on the way to its point).
         var total = 0.0
         var left = c.density(0)
         for j in 0..<pieces {
             let right = c.density(Double(j + 1) * pieceLength)
             let share = (left + right) * 0.5 * pieceLength * scale
-            shares[j] = share
+            shares[2 * j] = share
+            shares[2 * j + 1] = 1 / share
             total += share
             left = right
         }
@@ -76,9 +87,9 @@ func adaptiveCurveSteps(_ c: PowerCurve, tolerance: Double, uniformCount nu: Int
         var k = 1
         var before = 0.0   // the integral up to piece j's start
         for j in 0..<pieces where k < wanted {
-            let share = shares[j]
+            let share = shares[2 * j]
             while k < wanted, Double(k) * step < before + share {
-                let s = (Double(j) + (Double(k) * step - before) / share) * pieceLength
+                let s = (Double(j) + (Double(k) * step - before) * shares[2 * j + 1]) * pieceLength
                 guard checker.advance(to: s) else { return 0 }
                 k += 1
             }
@@ -93,7 +104,7 @@ func adaptiveCurveSteps(_ c: PowerCurve, tolerance: Double, uniformCount nu: Int
 /// the uniform count, but pixels of S4-nz off the exact reference by more than 1 level went
 /// from 17 to 4,340 (max 2 to 5) and S5's from 5,094 to 47,070: uniform chords mostly miss by
 /// far less than the tolerance, since their count is sized by the curve's largest bending.
-/// At 0.5, S4-nz keeps its max of 2 (114 pixels over 1) and S5 its p99.9 of 2 (10,997), for
+/// At 0.5, S4-nz keeps its max of 2 (91 pixels over 1) and S5 its p99.9 of 2 (9,991), for
 /// most of the time saved (`docs/benchmarks.md`).
 let chordAim = 0.5
 
@@ -112,34 +123,47 @@ private struct ChordChecker {
     init(curve: PowerCurve, tolerance: Double, uniformStep: Double, limit: Int, vertices: UnsafeMutablePointer<Double>) {
         (self.curve, self.tolerance, self.uniformStep, self.limit, self.vertices) = (curve, tolerance, uniformStep, limit, vertices)
         startPoint = curve.point(0)
-        (vertices[0], vertices[1], vertices[2]) = (0, startPoint.x, startPoint.y)
+        (vertices[0], vertices[1], vertices[2], vertices[3]) = (0, startPoint.x, startPoint.y, 0)
     }
 
     /// Adds the chord from the last vertex to `end`, halved until each part passes; false
     /// when that would make more than `limit` segments.
+    @inline(__always)
     mutating func advance(to end: Double) -> Bool {
         guard end > start else { return true }
         let endPoint = curve.point(end)
+        if let bulge = bulge(start, startPoint, end, endPoint) { return append(end, endPoint, bulge) }
+        return split(end, endPoint)
+    }
+
+    /// The chord to `end` as two halves, each checked (and halved) in turn.
+    @inline(never)
+    private mutating func split(_ end: Double, _ endPoint: SIMD2<Double>) -> Bool {
         let middle = start + (end - start) * 0.5
         // (A chord too short to halve spans two adjacent doubles of s: it is taken as it is.)
-        if passes(start, startPoint, end, endPoint) || !(middle > start && middle < end) {
-            guard count < limit else { return false }
-            count += 1
-            (vertices[3 * count], vertices[3 * count + 1], vertices[3 * count + 2]) = (end, endPoint.x, endPoint.y)
-            (start, startPoint) = (end, endPoint)
-            return true
-        }
+        guard middle > start, middle < end else { return append(end, endPoint, 0) }
         return advance(to: middle) && advance(to: end)
     }
 
-    /// Whether the arc from a to b stays within the tolerance of the chord between its ends.
     @inline(__always)
-    private func passes(_ a: Double, _ pa: SIMD2<Double>, _ b: Double, _ pb: SIMD2<Double>) -> Bool {
+    private mutating func append(_ end: Double, _ endPoint: SIMD2<Double>, _ bulge: Double) -> Bool {
+        guard count < limit else { return false }
+        count += 1
+        let v = vertices + 4 * count
+        (v[0], v[1], v[2], v[3]) = (end, endPoint.x, endPoint.y, bulge)
+        (start, startPoint) = (end, endPoint)
+        return true
+    }
+
+    /// When the arc from a to b stays within the tolerance of the chord between its ends, the
+    /// arc's offset from the chord at the chord's middle parameter (its bulge, for balancing)
+    /// as n·offset, n the chord turned by 90°; nil otherwise.
+    @inline(__always)
+    private func bulge(_ a: Double, _ pa: SIMD2<Double>, _ b: Double, _ pb: SIMD2<Double>) -> Double? {
         let h = b - a
-        if h <= uniformStep { return true }
         let d = pb - pa
         let length2 = (d * d).sum()
-        guard length2 > 0 else { return false }
+        guard length2 > 0 else { return h <= uniformStep ? 0 : nil }
         let c = curve
         // Distance from the chord's line, scaled by the chord's length (n = d turned by 90°,
         // |n| = |d|): with u = τ/h, n·(c(a + τ) − chord) = −u(1 − u)·(p + q·u), where
@@ -148,6 +172,16 @@ private struct ChordChecker {
         let alpha = (n * (c.c2 + 3 * c.c3 * a)).sum()
         let beta = (n * c.c3).sum()
         let p = (alpha + beta * h) * h * h, q = beta * h * h * h
+        // At u = ½: n·bulge = −(p + q/2)/4.
+        let bulge = -0.25 * (p + 0.5 * q)
+        // Within the tolerance by the uniform bound on this chord's own interval, h²/8·max|c″|
+        // (c″ is linear, so its largest norm is at an end): then every point of the arc is that
+        // near a point of the chord, ends included. Always so for a chord no longer than the
+        // uniform step.
+        if h <= uniformStep { return bulge }
+        let ea = c.acceleration(a), eb = c.acceleration(b)
+        let h2 = h * h
+        if h2 * h2 * max((ea * ea).sum(), (eb * eb).sum()) <= 64 * tolerance * tolerance { return bulge }
         let limit2 = tolerance * tolerance * length2
         // u(1 − u) ≤ ¼ and the bracket is linear in u: a bound that settles most chords.
         let bound = 0.25 * max(abs(p), abs(p + q))
@@ -165,17 +199,16 @@ private struct ChordChecker {
                     if u2 > 0, u2 < 1 { largest = max(largest, f(u2)) }
                 }
             }
-            guard largest * largest <= limit2 else { return false }
+            guard largest * largest <= limit2 else { return nil }
         }
         // The curve must move forwards along the chord throughout: g(s) = c′(s)·d ≥ 0, a
         // quadratic g0 + g1·s + g2·s² checked at both ends and at its vertex.
         let g0 = (c.c1 * d).sum(), g1 = 2 * (c.c2 * d).sum(), g2 = 3 * (c.c3 * d).sum()
         @inline(__always) func g(_ s: Double) -> Double { (g2 * s + g1) * s + g0 }
-        guard g(a) >= 0, g(b) >= 0 else { return false }
-        if g2 > 0 {
-            let vertex = -g1 / (2 * g2)
-            if vertex > a, vertex < b, g(vertex) < 0 { return false }
-        }
-        return true
+        guard g(a) >= 0, g(b) >= 0 else { return nil }
+        // A minimum inside (a, b) below 0: its place −g1/2g2 and value g0 − g1²/4g2, compared
+        // multiplied out (g2 > 0).
+        if g2 > 0, -g1 > 2 * g2 * a, -g1 < 2 * g2 * b, 4 * g0 * g2 < g1 * g1 { return nil }
+        return bulge
     }
 }

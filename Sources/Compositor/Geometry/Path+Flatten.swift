@@ -203,37 +203,34 @@ extension Path {
     }
 
     /// Sends a curve's interior vertices to `sink` at the adaptive steps of
-    /// `adaptiveCurveSteps`, balanced as `flatten` describes with each vertex's own step (the
-    /// mean square of the steps on either side); false, having sent nothing, where the curve
-    /// is left to uniform steps.
+    /// `adaptiveCurveSteps`, balanced as `flatten` describes with the chords' own bulges;
+    /// false, having sent nothing, where the curve is left to uniform steps.
     private static func flattenAdaptively<Sink: PolylineSink & ~Copyable>(_ curve: PowerCurve, uniformCount n: Int,
                                                                           tolerance: Double, balanced: Bool,
                                                                           into sink: inout Sink) -> Bool {
         guard n >= 8 else { return false }
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * (n + 1)) { buffer -> Bool in
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 * (n + 1)) { buffer -> Bool in
             let steps = buffer.baseAddress!
             let count = adaptiveCurveSteps(curve, tolerance: tolerance, uniformCount: n, into: steps)
             guard count > 0 else { return false }
-            let largestOffset = tolerance * 2 / 3
+            guard balanced else {
+                for i in 1..<count { sink.lineTo(steps[4 * i + 1], steps[4 * i + 2]) }
+                return true
+            }
+            // ⅔ of the mean bulge of the chords on either side: to leading order −c″(s)·h²/12
+            // as for uniform steps, c″'s normal part only, and at most ⅔ of the tolerance,
+            // since every chord's bulge is within it.
+            @inline(__always) func bulge(_ k: Int) -> SIMD2<Double> {
+                let d = SIMD2(steps[4 * k + 1] - steps[4 * k - 3], steps[4 * k + 2] - steps[4 * k - 2])
+                let length2 = (d * d).sum()
+                return length2 > 0 ? SIMD2(-d.y, d.x) * (steps[4 * k + 3] / length2) : .zero
+            }
+            var before = bulge(1)
             for i in 1..<count {
-                let s = steps[3 * i]
-                var p = SIMD2(steps[3 * i + 1], steps[3 * i + 2])
-                if balanced {
-                    // −c″(s)·h²/12 with h² the mean of the squared steps around the vertex,
-                    // c″'s normal part only: the steps are sized by it, and its part along
-                    // the curve would slide the vertex along the curve for nothing. At most
-                    // ⅔ of the tolerance, as a uniform step's offset is (near a cusp the
-                    // normal is ill-defined).
-                    let before = s - steps[3 * i - 3], after = steps[3 * i + 3] - s
-                    let v = curve.velocity(s), speed2 = (v * v).sum()
-                    var a = curve.acceleration(s)
-                    if speed2 > 0 { a -= v * ((a * v).sum() / speed2) }
-                    var offset = a * ((before * before + after * after) / 24)
-                    let length2 = (offset * offset).sum()
-                    if length2 > largestOffset * largestOffset { offset *= largestOffset / length2.squareRoot() }
-                    p -= offset
-                }
+                let after = bulge(i + 1)
+                let p = SIMD2(steps[4 * i + 1], steps[4 * i + 2]) + (before + after) * (1.0 / 3)
                 sink.lineTo(p.x, p.y)
+                before = after
             }
             return true
         }

@@ -26,8 +26,8 @@ public enum CoverageQuality: String, Hashable, Sendable, CaseIterable {
     /// accumulated at either quality: its windings have one sign by construction, so the sum is
     /// off only in a pixel that the stroke covers partly twice (an inner join, a tight loop) and
     /// partly not at all, by at most the area covered twice (`CoverageQualityTests`). On S5's 1,000 strokes:
-    /// p99.9 2 levels, 229 pixels off by more than 4, at most 67 (`bench --reference S5`;
-    /// cairo: 113,608 and 129). A path filled with `Canvas.fill` is resolved as above unless the
+    /// p99.9 2 levels, 233 pixels off by more than 4, at most 67 (`bench --reference S5`;
+    /// cairo: 113,604 and 129). A path filled with `Canvas.fill` is resolved as above unless the
     /// fill asks for `.fast`.
     case exact
     /// Accumulation everywhere, as Blend2D, FreeType and font-rs do: identical to `.exact` on
