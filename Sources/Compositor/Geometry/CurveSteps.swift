@@ -47,19 +47,13 @@ struct PowerCurve {
 /// ends there in `steps[4k..<4k + 4]` for k in 0...n, 0 = s₀ < s₁ < … < sₙ = 1 (`steps` has
 /// room for 4·(`uniformCount` + 1) values). The bulge, the arc's offset from the chord at the
 /// chord's middle parameter, is given as w = n·offset with n the chord turned by 90°: the
-/// offset is n·w/|n|² (divided by the caller, only for balanced vertices). Or 0 when the adaptive vertices would be no fewer than
-/// `uniformCount` (or the curve is too short for them to pay, or not finite): the caller then
+/// offset is n·w/|n|² (divided by the caller, only for balanced vertices). Or 0 when the
+/// adaptive vertices would not be well below `uniformCount` (or not finite): the caller then
 /// steps uniformly, so a curve never gets more segments than `flatteningSegmentCount` says.
+/// Only for curves `adaptiveStepsMayPay` lets through.
 func adaptiveCurveSteps(_ c: PowerCurve, tolerance: Double, uniformCount nu: Int,
                         into steps: UnsafeMutablePointer<Double>) -> Int {
-    // Fewer than 8 uniform segments: a few pieces could not save any.
-    guard nu >= 8 else { return 0 }
     let scale = 1 / (8 * chordAim * tolerance).squareRoot()
-    // A first look by Simpson's rule on three densities: a curve of even bending (a circle's
-    // arc, about 1.4 times its uniform count at half the tolerance) is left to uniform steps
-    // without integrating piece by piece.
-    let estimate = (c.density(0) + 4 * c.density(0.5) + c.density(1)) / 6 * scale
-    guard estimate < 0.75 * Double(nu) else { return 0 }
     let pieces = nu / 4
     let pieceLength = 1 / Double(pieces)
     return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * pieces) { shares in
@@ -98,6 +92,17 @@ func adaptiveCurveSteps(_ c: PowerCurve, tolerance: Double, uniformCount nu: Int
         guard checker.advance(to: 1) else { return 0 }
         return checker.count
     }
+}
+
+/// Whether `adaptiveCurveSteps` may cut a curve's uniform count `nu` below 0.75 of it, from a
+/// first look by Simpson's rule on three densities: a curve of even bending (a circle's arc,
+/// about 1.4 times its uniform count at half the tolerance) is left to uniform steps without
+/// integrating piece by piece. Under 8 uniform segments a few pieces could not save any.
+@inline(__always)
+func adaptiveStepsMayPay(_ c: PowerCurve, tolerance: Double, uniformCount nu: Int) -> Bool {
+    guard nu >= 8 else { return false }
+    let estimate = (c.density(0) + 4 * c.density(0.5) + c.density(1)) / 6 / (8 * chordAim * tolerance).squareRoot()
+    return estimate < 0.75 * Double(nu)
 }
 
 /// The share of the tolerance an adaptive chord aims at. Aimed at 0.9, S4's chords took half

@@ -208,7 +208,8 @@ extension Path {
     private static func flattenAdaptively<Sink: PolylineSink & ~Copyable>(_ curve: PowerCurve, uniformCount n: Int,
                                                                           tolerance: Double, balanced: Bool,
                                                                           into sink: inout Sink) -> Bool {
-        guard n >= 8 else { return false }
+        // (Asked before the buffer is taken: most curves that keep uniform steps stop here.)
+        guard adaptiveStepsMayPay(curve, tolerance: tolerance, uniformCount: n) else { return false }
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 * (n + 1)) { buffer -> Bool in
             let steps = buffer.baseAddress!
             let count = adaptiveCurveSteps(curve, tolerance: tolerance, uniformCount: n, into: steps)
