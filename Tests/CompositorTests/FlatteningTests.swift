@@ -91,7 +91,7 @@ import Testing
         // move off it by ⅔ of their chords' sagitta, which the same bound covers.
         var seed: UInt64 = 0x9E37_79B9
         func rand() -> Double { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return Double(seed >> 11) / Double(1 << 53) * 300 }
-        var curves = (0..<100).map { _ in (0..<4).map { _ in CGPoint(x: rand(), y: rand()) } }
+        var curves = (0..<200).map { _ in (0..<4).map { _ in CGPoint(x: rand(), y: rand()) } }
         curves += [
             [CGPoint(x: 10, y: 10), CGPoint(x: 290, y: 200), CGPoint(x: 10, y: 200), CGPoint(x: 290, y: 10)],   // a cusp-like loop
             [CGPoint(x: 10, y: 150), CGPoint(x: 250, y: 20), CGPoint(x: 250, y: 20), CGPoint(x: 10, y: 280)],   // a cusp
@@ -112,8 +112,8 @@ import Testing
     @Test func curvesTakeTheirBendingsSegmentsNotTheUniformCount() throws {
         // S4's kind of curve: random cubics across a 1024 px canvas. Spaced by their bending
         // (`adaptiveCurveSteps`) they take under 80 % of the uniform count at the same
-        // tolerance (74 % here; S4's 2,000 cubics: 432,311 against 571,094); a circle, whose bending is even,
-        // keeps its uniform segments.
+        // tolerance (74 % here; S4's 2,000 cubics: 432,311 against 571,094); a circle, whose
+        // bending is even, keeps its uniform segments.
         var seed: UInt64 = 42
         func rand() -> Double { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return Double(seed >> 11) / Double(1 << 53) * 1024 }
         var uniform = 0, adaptive = 0
