@@ -384,9 +384,141 @@ int raster_walk_band_solid(int32_t *cells, size_t cell_stride, size_t rows, int3
     return 1;
 }
 
+// The exact tier's crossing search (`resolveRowExactly`, step 1), four pairs at a time. Every
+// value is computed with the operations of the Swift loop in the same order, without fused
+// multiply-adds, so the events are the same bits and come in the same order.
+#pragma clang fp contract(off)
+
+static inline double swift_max(double x, double y) { return y >= x ? y : x; }
+static inline double swift_min(double x, double y) { return y < x ? y : x; }
+
+// The pair (a, b) crosses: its two events, from the values the test computed.
+static inline void crossing_events(const raster_strip_pieces *p, size_t a, size_t b, double y0, double y1, double d0,
+                                   double d1, raster_crossing *out) {
+    const double yc = swift_min(y1, swift_max(y0, y0 + (y1 - y0) * (d0 / (d0 - d1))));
+    // a left of b at y0 and right of it at y1: b joins a's left side, and a leaves b's.
+    const int32_t sign = d0 > 0 ? -1 : 1;
+    out[0].y = yc;
+    out[0].piece = p->index[a];
+    out[0].delta = sign * p->dir[b];
+    out[1].y = yc;
+    out[1].piece = p->index[b];
+    out[1].delta = -sign * p->dir[a];
+}
+
+__attribute__((target("avx2")))
+static int exact_crossings_avx2(const raster_strip_pieces *p, size_t *next, int64_t *pairs, int64_t budget,
+                                raster_crossing *events, size_t *count, size_t capacity) {
+    const size_t k = p->count;
+    const double *xmin = p->xmin, *xa = p->xa, *ya = p->ya, *xb = p->xb, *yb = p->yb, *slope = p->slope;
+    size_t n = *count;
+    const __m256d zero = _mm256_setzero_pd();
+    for (size_t a = *next; a < k; a++) {
+        // Guard pieces cross nothing (see the Swift loop).
+        if (p->contour[a] == -1) continue;
+        const double right = p->xmax[a];
+        size_t end = a + 1;
+        // Sorted by left end: the pairs end at the first piece starting right of `right`.
+        const __m256d vright = _mm256_set1_pd(right);
+        for (;;) {
+            if (end + 4 > k) {
+                while (end < k && !(xmin[end] > right)) end++;
+                break;
+            }
+            const int past = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(xmin + end), vright, _CMP_GT_OQ));
+            if (past) {
+                end += (size_t)__builtin_ctz((unsigned)past);
+                break;
+            }
+            end += 4;
+        }
+        const size_t m = end - a - 1;
+        if (n + 2 * m > capacity) {
+            *next = a;
+            *count = n;
+            return 1;
+        }
+        *pairs += (int64_t)m;
+        const double xai = xa[a], yai = ya[a], xbi = xb[a], ybi = yb[a], si = slope[a];
+        const __m256d vxa = _mm256_set1_pd(xai), vya = _mm256_set1_pd(yai), vxb = _mm256_set1_pd(xbi),
+                      vyb = _mm256_set1_pd(ybi), vs = _mm256_set1_pd(si);
+        size_t b = a + 1;
+        for (; b + 4 <= end; b += 4) {
+            const __m256d yaj = _mm256_loadu_pd(ya + b), ybj = _mm256_loadu_pd(yb + b);
+            const __m256d xaj = _mm256_loadu_pd(xa + b), xbj = _mm256_loadu_pd(xb + b), sj = _mm256_loadu_pd(slope + b);
+            // max(ya_i, ya_j) and min(yb_i, yb_j) as Swift's max and min pick them.
+            const __m256d y0 = _mm256_blendv_pd(vya, yaj, _mm256_cmp_pd(yaj, vya, _CMP_GE_OQ));
+            const __m256d y1 = _mm256_blendv_pd(vyb, ybj, _mm256_cmp_pd(ybj, vyb, _CMP_LT_OQ));
+            const __m256d d0 = _mm256_sub_pd(_mm256_add_pd(vxa, _mm256_mul_pd(_mm256_sub_pd(y0, vya), vs)),
+                                             _mm256_add_pd(xaj, _mm256_mul_pd(_mm256_sub_pd(y0, yaj), sj)));
+            const __m256d ei = _mm256_blendv_pd(_mm256_add_pd(vxa, _mm256_mul_pd(_mm256_sub_pd(y1, vya), vs)), vxb,
+                                                _mm256_cmp_pd(y1, vyb, _CMP_GE_OQ));
+            const __m256d ej = _mm256_blendv_pd(_mm256_add_pd(xaj, _mm256_mul_pd(_mm256_sub_pd(y1, yaj), sj)), xbj,
+                                                _mm256_cmp_pd(y1, ybj, _CMP_GE_OQ));
+            const __m256d d1 = _mm256_sub_pd(ei, ej);
+            const __m256d opposite = _mm256_or_pd(
+                _mm256_and_pd(_mm256_cmp_pd(d0, zero, _CMP_LT_OQ), _mm256_cmp_pd(d1, zero, _CMP_GT_OQ)),
+                _mm256_and_pd(_mm256_cmp_pd(d0, zero, _CMP_GT_OQ), _mm256_cmp_pd(d1, zero, _CMP_LT_OQ)));
+            int mask = _mm256_movemask_pd(_mm256_and_pd(_mm256_cmp_pd(y1, y0, _CMP_GT_OQ), opposite));
+            if (mask == 0) continue;
+            // The heights of the four (meaningless where they do not cross), as `crossing_events`
+            // computes them: min(y1, max(y0, y0 + (y1 − y0) · (d0 / (d0 − d1)))).
+            const __m256d t = _mm256_add_pd(y0, _mm256_mul_pd(_mm256_sub_pd(y1, y0), _mm256_div_pd(d0, _mm256_sub_pd(d0, d1))));
+            const __m256d lifted = _mm256_blendv_pd(y0, t, _mm256_cmp_pd(t, y0, _CMP_GE_OQ));
+            const __m256d yc = _mm256_blendv_pd(y1, lifted, _mm256_cmp_pd(lifted, y1, _CMP_LT_OQ));
+            double heights[4];
+            _mm256_storeu_pd(heights, yc);
+            const int positive = _mm256_movemask_pd(_mm256_cmp_pd(d0, zero, _CMP_GT_OQ));
+            const int32_t di = p->dir[a], ia = p->index[a];
+            while (mask) {
+                const int lane = __builtin_ctz((unsigned)mask);
+                mask &= mask - 1;
+                // a left of b at y0 and right of it at y1: b joins a's left side, and a leaves b's.
+                const int32_t sign = (positive >> lane) & 1 ? -1 : 1;
+                const size_t j = b + (size_t)lane;
+                events[n].y = heights[lane];
+                events[n].piece = ia;
+                events[n].delta = sign * p->dir[j];
+                events[n + 1].y = heights[lane];
+                events[n + 1].piece = p->index[j];
+                events[n + 1].delta = -sign * di;
+                n += 2;
+            }
+        }
+        for (; b < end; b++) {
+            const double y0 = swift_max(yai, ya[b]), y1 = swift_min(ybi, yb[b]);
+            const double d0 = (xai + (y0 - yai) * si) - (xa[b] + (y0 - ya[b]) * slope[b]);
+            const double d1 = (y1 >= ybi ? xbi : xai + (y1 - yai) * si) - (y1 >= yb[b] ? xb[b] : xa[b] + (y1 - ya[b]) * slope[b]);
+            if (y1 > y0 && ((d0 < 0 && d1 > 0) || (d0 > 0 && d1 < 0))) {
+                crossing_events(p, a, b, y0, y1, d0, d1, events + n);
+                n += 2;
+            }
+        }
+        if (*pairs > budget) {
+            *next = a + 1;
+            *count = n;
+            return 2;
+        }
+    }
+    *next = k;
+    *count = n;
+    return 0;
+}
+
+int raster_exact_crossings(const raster_strip_pieces *p, size_t *next, int64_t *pairs, int64_t budget,
+                           raster_crossing *events, size_t *count, size_t capacity) {
+    if (!has_avx2()) return -1;
+    return exact_crossings_avx2(p, next, pairs, budget, events, count, capacity);
+}
+
 #else
 
 int raster_kernels_use_avx2(int allowed) { (void)allowed; return 0; }
+int raster_exact_crossings(const raster_strip_pieces *p, size_t *next, int64_t *pairs, int64_t budget,
+                           raster_crossing *events, size_t *count, size_t capacity) {
+    (void)p; (void)next; (void)pairs; (void)budget; (void)events; (void)count; (void)capacity;
+    return -1;
+}
 int raster_walk_band_solid(int32_t *cells, size_t cell_stride, size_t rows, int32_t *first, int32_t *last, size_t width,
                            const raster_fold *fold, uint32_t *pixels, size_t pixel_stride, uint32_t source,
                            const uint32_t *row_sources) {

@@ -69,7 +69,35 @@ int raster_walk_band_solid(int32_t *cells, size_t cell_stride, size_t rows, int3
                            const raster_fold *fold, uint32_t *pixels, size_t pixel_stride, uint32_t source,
                            const uint32_t *row_sources);
 
-/// Whether `raster_blend_constant`, `raster_composite_layer`, `raster_blend_mask_rows` and `raster_walk_band_solid` may use AVX2 (when the CPU has it); for tests that check
+/// A crossing of two pieces of a strip, seen from one of them (the engine's `CrossingEvent`,
+/// field for field: 16 bytes, the height first).
+typedef struct {
+    double y;
+    int32_t piece;
+    int32_t delta;
+} raster_crossing;
+
+/// The pieces of a strip resolved exactly, in order of their left ends (`xmin`), one array per
+/// field: `index` is each piece's place in the strip's own list, `contour` −1 for guard pieces.
+typedef struct {
+    const double *xmin, *xmax, *xa, *ya, *xb, *yb, *slope;
+    const int32_t *dir, *index, *contour;
+    size_t count;
+} raster_strip_pieces;
+
+/// The crossing search of the exact tier (`resolveRowExactly`, step 1) with AVX2, four pairs
+/// at a time: for each piece from `*next` on (guard pieces skipped), every later piece whose
+/// left end is not right of its right end is a pair; pairs that cross inside their common
+/// height append two events at `events + *count`. The same events, in the same order and to
+/// the bit, as the Swift loop (no fused multiply-adds). `*pairs` counts the pairs looked at.
+/// Returns −1 (touching nothing) where AVX2 is missing or disabled; 0 when done; 1 when the
+/// next piece's pairs might not fit in `capacity` events (`*next` is that piece: grow and call
+/// again); 2 when `*pairs` passed `budget` after a piece (stop: the strip is too crowded).
+int raster_exact_crossings(const raster_strip_pieces *p, size_t *next, int64_t *pairs, int64_t budget,
+                           raster_crossing *events, size_t *count, size_t capacity);
+
+/// Whether `raster_blend_constant`, `raster_composite_layer`, `raster_blend_mask_rows`, `raster_walk_band_solid` and
+/// `raster_exact_crossings` may use AVX2 (when the CPU has it); for tests that check
 /// both paths give the same bytes. Returns whether AVX2 is used from now on.
 int raster_kernels_use_avx2(int allowed);
 

@@ -1,9 +1,19 @@
+import CRasterKernels
+
 /// A crossing of two pieces inside a row, seen from one of them: at height `y` the winding on
 /// its left changes by `delta` (the other piece's direction, signed by which way it passes).
+/// The height first: 16 bytes, not the 24 that padding around it would make (S4 writes,
+/// groups and sorts millions of these a frame).
 struct CrossingEvent {
-    var piece: Int32
     var y: Double
+    var piece: Int32
     var delta: Int32
+
+    @inline(__always) init(piece: Int32, y: Double, delta: Int32) {
+        self.y = y
+        self.piece = piece
+        self.delta = delta
+    }
 }
 
 /// A point inside a row where pieces start or end, with the net change of winding it causes
@@ -59,6 +69,12 @@ struct ExactRowScratch: ~Copyable {
     /// Where the next piece of each column goes in `columnPieces`.
     var columnNext = ScratchBuffer<Int32>()
     var fenwick = ScratchBuffer<Int32>()
+    /// The sorted pieces one field per array, for the AVX2 crossing search
+    /// (`raster_exact_crossings`).
+    var fieldXmin = ScratchBuffer<Double>(), fieldXmax = ScratchBuffer<Double>()
+    var fieldXa = ScratchBuffer<Double>(), fieldYa = ScratchBuffer<Double>()
+    var fieldXb = ScratchBuffer<Double>(), fieldYb = ScratchBuffer<Double>(), fieldSlope = ScratchBuffer<Double>()
+    var fieldDir = ScratchBuffer<Int32>(), fieldContour = ScratchBuffer<Int32>()
 }
 
 /// A height where a piece enters or leaves the sweep of `countStartWindings`, or a start
@@ -134,7 +150,11 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
     // Pairs looked at, against the budget: a crowded strip stops here, before step 3 draws.
     var pairs = 0
     let budget = crossingPairBudget(k)
-    for a in 0..<k {
+    // Four pairs at a time with AVX2 where the CPU has it (the same events, in the same order);
+    // else the loop below.
+    let searched = findCrossingsWithKernel(k: k, budget: budget, &s)
+    if searched == false { return false }
+    for a in 0..<(searched == true ? 0 : k) {
         let pi = q[a]
         // Guard pieces cross nothing: they are verticals at x = 0.5, disjoint in y, and every
         // other piece lies at x ≥ 1 (sorted after them, so never met in this inner loop).
@@ -270,7 +290,8 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
         s.totalDelta[Int(ev.piece)] &+= ev.delta
     }
     for i in 0..<k { s.eventStart[i + 1] &+= s.eventStart[i] }
-    s.sortedEvents.reset(count: s.events.count, to: CrossingEvent(piece: 0, y: 0, delta: 0))
+    // Every slot is written by the scatter below: no need to clear them first.
+    s.sortedEvents.resize(count: s.events.count)
     s.columnCount.reset(count: k, to: 0)
     for i in 0..<k { s.columnCount[i] = s.eventStart[i] }
     for e in 0..<s.events.count {
@@ -383,6 +404,47 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
         }
     }
     return true
+}
+
+/// Step 1 of `resolveRowExactly` by `raster_exact_crossings` (AVX2, four pairs at a time) on
+/// the pieces in `s.sorted`: the same events as the Swift loop, in the same order, into
+/// `s.events`. Returns nil where the kernel is unavailable (nothing done), false when the
+/// strip holds more pairs than `budget`, else true.
+private func findCrossingsWithKernel(k: Int, budget: Int, _ s: inout ExactRowScratch) -> Bool? {
+    s.fieldXmin.resize(count: k); s.fieldXmax.resize(count: k)
+    s.fieldXa.resize(count: k); s.fieldYa.resize(count: k)
+    s.fieldXb.resize(count: k); s.fieldYb.resize(count: k); s.fieldSlope.resize(count: k)
+    s.fieldDir.resize(count: k); s.fieldContour.resize(count: k)
+    let q = s.sorted.buffer
+    let xmin = s.fieldXmin.view, xmax = s.fieldXmax.view, xa = s.fieldXa.view, ya = s.fieldYa.view
+    let xb = s.fieldXb.view, yb = s.fieldYb.view, slope = s.fieldSlope.view, dir = s.fieldDir.view, contour = s.fieldContour.view
+    for a in 0..<k {
+        let c = q[a]
+        xmin[a] = c.xmin; xmax[a] = c.xmax
+        xa[a] = c.xa; ya[a] = c.ya; xb[a] = c.xb; yb[a] = c.yb; slope[a] = c.slope
+        dir[a] = c.dir; contour[a] = c.contour
+    }
+    var pieces = raster_strip_pieces(xmin: xmin.base, xmax: xmax.base, xa: xa.base, ya: ya.base, xb: xb.base, yb: yb.base,
+                                     slope: slope.base, dir: dir.base, index: s.sortedIndex.base, contour: contour.base,
+                                     count: k)
+    var next = 0, count = 0
+    var pairs: Int64 = 0
+    while true {
+        // The kernel writes from `count` on; the buffer's own count is set when it returns.
+        let capacity = s.events.capacity
+        let status = s.events.base.withMemoryRebound(to: raster_crossing.self, capacity: capacity) { events in
+            raster_exact_crossings(&pieces, &next, &pairs, Int64(budget), events, &count, capacity)
+        }
+        switch status {
+        case 0: s.events.resize(count: count); return true
+        case 1:
+            // The next piece's pairs might not fit: grow (it has fewer than k of them) and go on.
+            s.events.resize(count: count)
+            s.events.reserve(max(2 * capacity, count + 2 * k))
+        case 2: s.events.resize(count: count); return false
+        default: return nil
+        }
+    }
 }
 
 /// The most pairs of overlapping pieces `resolveRowExactly` examines in a strip of `k`

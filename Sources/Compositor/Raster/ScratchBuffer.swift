@@ -44,6 +44,11 @@ struct ScratchBuffer<Element: BitwiseCopyable>: ~Copyable {
         count = n
     }
 
+    /// Makes room for `n` elements without changing the count.
+    mutating func reserve(_ n: Int) {
+        if n > capacity { grow(to: n) }
+    }
+
     @inline(__always) var buffer: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
     /// The elements as they are now, to read and write in a hot loop without going through
