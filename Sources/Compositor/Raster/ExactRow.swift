@@ -69,6 +69,12 @@ struct ExactRowScratch: ~Copyable {
     /// Where the next piece of each column goes in `columnPieces`.
     var columnNext = ScratchBuffer<Int32>()
     var fenwick = ScratchBuffer<Int32>()
+    /// Per piece, the sum of its events' sizes |delta|.
+    var deltaMagnitude = ScratchBuffer<Int64>()
+    /// Whether pieces that cannot draw skip the grouping and sorting of their events (tests
+    /// turn it off to compare), and how many did since the owner last read it.
+    var skipsPiecesInside = true
+    var piecesSkipped = 0
     /// The sorted pieces one field per array, for the AVX2 crossing search
     /// (`raster_exact_crossings`).
     var fieldXmin = ScratchBuffer<Double>(), fieldXmax = ScratchBuffer<Double>()
@@ -281,43 +287,16 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
         }
     }
 
-    // Group events by piece (counting sort), each group in order of y.
+    // Each piece's events: how many, their net change of winding (for the chains of step 2)
+    // and the sum of their sizes (how far the winding can stray along the piece).
     s.eventStart.reset(count: k + 1, to: 0)
     s.totalDelta.reset(count: k, to: 0)
+    s.deltaMagnitude.reset(count: k, to: 0)
     for e in 0..<s.events.count {
         let ev = s.events[e]
         s.eventStart[Int(ev.piece) + 1] &+= 1
         s.totalDelta[Int(ev.piece)] &+= ev.delta
-    }
-    for i in 0..<k { s.eventStart[i + 1] &+= s.eventStart[i] }
-    // Every slot is written by the scatter below: no need to clear them first.
-    s.sortedEvents.resize(count: s.events.count)
-    s.columnCount.reset(count: k, to: 0)
-    for i in 0..<k { s.columnCount[i] = s.eventStart[i] }
-    for e in 0..<s.events.count {
-        let ev = s.events[e]
-        s.sortedEvents[Int(s.columnCount[Int(ev.piece)])] = ev
-        s.columnCount[Int(ev.piece)] &+= 1
-    }
-    // Most pieces have a few events: insertion sort beats a general sort's setup. A piece
-    // crossing thousands (a long, almost horizontal edge: a closing edge tilted by a
-    // transform's rounding, under a waveform's samples) would cost their square: sorted.
-    // (Events at one height may come in any order: the parts between them have no height.)
-    let ev = s.sortedEvents.view
-    for i in 0..<k {
-        let lo = Int(s.eventStart[i]), hi = Int(s.eventStart[i + 1])
-        guard hi - lo > 1 else { continue }
-        if hi - lo > s.insertionSortLimit {
-            var group = UnsafeMutableBufferPointer(start: ev.base + lo, count: hi - lo)
-            group.sort { $0.y < $1.y }
-            continue
-        }
-        for a in (lo + 1)..<hi {
-            let e = ev[a]
-            var b = a - 1
-            while b >= lo, ev[b].y > e.y { ev[b + 1] = ev[b]; b -= 1 }
-            ev[b + 1] = e
-        }
+        s.deltaMagnitude[Int(ev.piece)] &+= Int64(ev.delta.magnitude)
     }
 
     // 2. Winding left of each piece's top.
@@ -377,6 +356,58 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
             let above = chainPredecessor(p, i)!
             s.windingTop[i] = s.windingTop[above] &+ s.totalDelta[above]
             s.resolved[i] = true
+        }
+    }
+
+    // Group the events by piece (counting sort), each group in order of y: only for pieces
+    // that can draw. Under non-zero, a piece whose windings on both sides stay away from 0
+    // whatever its events do (the one on its left starts at `windingTop` and moves by at most
+    // the sum of their sizes) separates inside from inside all along and draws nothing: its
+    // events are neither grouped nor sorted (deep inside S4, most of them). Step 3 then sees it
+    // without events, with the same windings on both sides, and still draws nothing.
+    if fillRule == .nonZero && s.skipsPiecesInside {
+        var skipped = 0
+        for i in 0..<k where s.eventStart[i + 1] != 0 {
+            let w = Int64(s.windingTop[i]), spread = s.deltaMagnitude[i]
+            let low = min(w, w + Int64(p[i].dir)) - spread, high = max(w, w + Int64(p[i].dir)) + spread
+            if low > 0 || high < 0 {
+                s.eventStart[i + 1] = 0
+                skipped += 1
+            }
+        }
+        s.piecesSkipped &+= skipped
+    }
+    for i in 0..<k { s.eventStart[i + 1] &+= s.eventStart[i] }
+    // Every slot is written by the scatter below: no need to clear them first.
+    s.sortedEvents.resize(count: Int(s.eventStart[k]))
+    s.columnCount.reset(count: k, to: 0)
+    for i in 0..<k { s.columnCount[i] = s.eventStart[i] }
+    for e in 0..<s.events.count {
+        let ev = s.events[e]
+        let i = Int(ev.piece)
+        // A dropped piece's slot range is empty: its events are not kept.
+        guard s.columnCount[i] < s.eventStart[i + 1] else { continue }
+        s.sortedEvents[Int(s.columnCount[i])] = ev
+        s.columnCount[i] &+= 1
+    }
+    // Most pieces have a few events: insertion sort beats a general sort's setup. A piece
+    // crossing thousands (a long, almost horizontal edge: a closing edge tilted by a
+    // transform's rounding, under a waveform's samples) would cost their square: sorted.
+    // (Events at one height may come in any order: the parts between them have no height.)
+    let ev = s.sortedEvents.view
+    for i in 0..<k {
+        let lo = Int(s.eventStart[i]), hi = Int(s.eventStart[i + 1])
+        guard hi - lo > 1 else { continue }
+        if hi - lo > s.insertionSortLimit {
+            var group = UnsafeMutableBufferPointer(start: ev.base + lo, count: hi - lo)
+            group.sort { $0.y < $1.y }
+            continue
+        }
+        for a in (lo + 1)..<hi {
+            let e = ev[a]
+            var b = a - 1
+            while b >= lo, ev[b].y > e.y { ev[b + 1] = ev[b]; b -= 1 }
+            ev[b + 1] = e
         }
     }
 
