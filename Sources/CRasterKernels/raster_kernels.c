@@ -18,6 +18,8 @@ static int has_avx2(void) {
     return state;
 }
 
+int raster_kernels_avx2_in_use(void) { return has_avx2(); }
+
 int raster_kernels_use_avx2(int allowed) {
     __builtin_cpu_init();
     int state = allowed && __builtin_cpu_supports("avx2") ? 1 : 0;
@@ -514,6 +516,7 @@ int raster_exact_crossings(const raster_strip_pieces *p, size_t *next, int64_t *
 #else
 
 int raster_kernels_use_avx2(int allowed) { (void)allowed; return 0; }
+int raster_kernels_avx2_in_use(void) { return 0; }
 int raster_exact_crossings(const raster_strip_pieces *p, size_t *next, int64_t *pairs, int64_t budget,
                            raster_crossing *events, size_t *count, size_t capacity) {
     (void)p; (void)next; (void)pairs; (void)budget; (void)events; (void)count; (void)capacity;

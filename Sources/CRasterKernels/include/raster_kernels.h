@@ -101,6 +101,10 @@ int raster_exact_crossings(const raster_strip_pieces *p, size_t *next, int64_t *
 /// both paths give the same bytes. Returns whether AVX2 is used from now on.
 int raster_kernels_use_avx2(int allowed);
 
+/// Whether the AVX2 kernels are in use (the CPU has AVX2 and they are not switched off), so a
+/// caller can skip preparing their input where they would return at once.
+int raster_kernels_avx2_in_use(void);
+
 /// Asks glibc's malloc to keep up to `trim_bytes` of freed memory at the top of its heaps
 /// instead of giving it back to the system (`M_TRIM_THRESHOLD`), and to serve blocks up to
 /// `heap_block_bytes` (at most 32 MiB, glibc's limit) from its heaps rather than from a fresh

@@ -442,6 +442,8 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
 /// `s.events`. Returns nil where the kernel is unavailable (nothing done), false when the
 /// strip holds more pairs than `budget`, else true.
 private func findCrossingsWithKernel(k: Int, budget: Int, _ s: inout ExactRowScratch) -> Bool? {
+    // Without AVX2 the arrays below would be built for nothing.
+    guard raster_kernels_avx2_in_use() != 0 else { return nil }
     s.fieldXmin.resize(count: k); s.fieldXmax.resize(count: k)
     s.fieldXa.resize(count: k); s.fieldYa.resize(count: k)
     s.fieldXb.resize(count: k); s.fieldYb.resize(count: k); s.fieldSlope.resize(count: k)
