@@ -111,7 +111,12 @@ struct Row: Codable {
     /// Native Blend2D's median on the same scene (its `-fast` variants: the plain scene), timed
     /// right after the engine's and cairo's rounds; nil when `b2dbench` is not built.
     var blend2dMs: Double?
-    /// engineMs / blend2dMs.
+    /// The engine timed as `b2dbench` times Blend2D (`../shared/bench/blend2d/timing.h`):
+    /// three warm-up frames, then frames back to back for about a second (at least `--runs`,
+    /// at most 200), nothing else drawn in between; the median. `engineMs` alternates with the
+    /// direct and cairo renders, which leaves the caches to whichever ran last.
+    var engineBackToBackMs: Double
+    /// engineBackToBackMs / blend2dMs: both engines timed the same way.
     var blend2dRatio: Double?
     var meanDiff: Double, p999Diff: Int, over8Fraction: Double
     var pixelsAgree: Bool
@@ -281,11 +286,23 @@ final class SceneGraphEngine {
     func render() throws { try renderer.render(view, into: surface) }
 }
 
+/// Median ms of `render` timed as `b2dbench` times Blend2D (`timing.h`): three warm-up frames,
+/// then back to back for about a second, at least `--runs` frames (timing.h: 20) and at most 200.
+@MainActor func backToBackMs(_ render: () throws -> Void) throws -> Double {
+    var warm = 0.0
+    for _ in 0..<3 { let t0 = now(); try render(); warm = ms(now() - t0) }
+    let reps = min(200, max(options.runs, warm > 0 ? Int(1000 / warm) : options.runs))
+    var t: [Double] = []
+    t.reserveCapacity(reps)
+    for _ in 0..<reps { let t0 = now(); try render(); t.append(ms(now() - t0)) }
+    return median(t)
+}
+
 var rows: [Row] = []
-print("runs \(options.runs) after \(options.warmup) warm-up, alternating engine / cairo; medians in ms; engine and Blend2D on \(benchThreads) thread\(benchThreads == 1 ? "" : "s"); malloc \(options.keepFreedMemory ? "keeps freed memory (HeapPolicy, as compose)" : "with glibc's defaults")")
+print("runs \(options.runs) after \(options.warmup) warm-up, alternating engine / cairo; medians in ms; engine and Blend2D on \(benchThreads) thread\(benchThreads == 1 ? "" : "s"); b2b: the engine back to back, as b2dbench times Blend2D, and /b2d = b2b / blend2d; malloc \(options.keepFreedMemory ? "keeps freed memory (HeapPolicy, as compose)" : "with glibc's defaults")")
 if blend2dBenchmark == nil { print("(no Blend2D columns: build b2dbench with Benchmarks/blend2d/build.sh, as make bench does)") }
 print("scene".rightPad(11) + ["engine", "direct", "cairo"].map { " " + $0.leftPad(10) }.joined() + " " + "ratio".leftPad(7)
-      + " " + "blend2d".leftPad(9) + " " + "/b2d".leftPad(8) + " " + "meanDiff".leftPad(9) + " " + "p99.9".leftPad(9)
+      + " " + "b2b".leftPad(10) + " " + "blend2d".leftPad(9) + " " + "/b2d".leftPad(8) + " " + "meanDiff".leftPad(9) + " " + "p99.9".leftPad(9)
       + " " + ">8 px".leftPad(8) + "  pixels")
 for make in allScenes {
     let scene = make()
@@ -315,14 +332,16 @@ for make in allScenes {
         tc.append(ms(now() - t0))
     }
     let ok = passes(scene.name, agreement)
+    let backToBack = try backToBackMs(engine.render)
     let b2d = blend2dMs(scene.name)
     let row = Row(name: scene.name, engineMs: median(te), engineMinMs: te.min()!, engineMaxMs: te.max()!, directMs: median(td),
                   cairoMs: median(tc), cairoMinMs: tc.min()!, cairoMaxMs: tc.max()!,
-                  ratio: median(te) / median(tc), blend2dMs: b2d, blend2dRatio: b2d.map { median(te) / $0 },
+                  ratio: median(te) / median(tc), blend2dMs: b2d, engineBackToBackMs: backToBack,
+                  blend2dRatio: b2d.map { backToBack / $0 },
                   meanDiff: agreement.mean, p999Diff: agreement.p999, over8Fraction: agreement.over8, pixelsAgree: ok)
     rows.append(row)
-    print(String(format: "%@ %10.3f %10.3f %10.3f %@ %@ %@ %9.3f %9d %7.3f%%  %@", scene.name.rightPad(11), row.engineMs, row.directMs,
-                 row.cairoMs, (ok ? String(format: "%.2f", row.ratio) : "—").leftPad(7), (b2d.map { String(format: "%.3f", $0) } ?? "–").leftPad(9),
+    print(String(format: "%@ %10.3f %10.3f %10.3f %@ %10.3f %@ %@ %9.3f %9d %7.3f%%  %@", scene.name.rightPad(11), row.engineMs, row.directMs,
+                 row.cairoMs, (ok ? String(format: "%.2f", row.ratio) : "—").leftPad(7), row.engineBackToBackMs, (b2d.map { String(format: "%.3f", $0) } ?? "–").leftPad(9),
                  (row.blend2dRatio.map { String(format: "%.2f", $0) } ?? "–").leftPad(8), row.meanDiff, row.p999Diff, 100 * row.over8Fraction,
                  ok ? "agree" : "WRONG (not timed as a result)"))
 }
