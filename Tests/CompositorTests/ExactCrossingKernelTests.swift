@@ -165,4 +165,78 @@ import Testing
         }
         #expect(skippedAny, "no piece was deep enough to skip: the test says nothing")
     }
+    /// Lines accumulated as exact signed areas in `Double` cells, 4 rows of `columns`: each
+    /// line's part in a cell adds its height times the cell's share right of it there, and its
+    /// height to every cell further right (kept as a cover one cell on, summed per row).
+    private struct AreaCells: LineSink {
+        let columns: Int
+        var cells: [Double]
+        init(columns: Int) { self.columns = columns; cells = [Double](repeating: 0, count: 4 * (columns + 1)) }
+
+        mutating func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+            guard y0 != y1 else { return }
+            let dir: Double = y0 < y1 ? 1 : -1
+            let (xa, ya, xb, yb) = y0 < y1 ? (x0, y0, x1, y1) : (x1, y1, x0, y0)
+            let slope = (xb - xa) / (yb - ya)
+            // Cut at every row and column boundary the line crosses, in order of y.
+            var cuts = [ya, yb]
+            for r in 1..<4 where Double(r) > ya && Double(r) < yb { cuts.append(Double(r)) }
+            if slope != 0 {
+                for c in stride(from: Int(min(xa, xb).rounded(.up)), through: Int(max(xa, xb).rounded(.down)), by: 1) {
+                    let y = ya + (Double(c) - xa) / slope
+                    if y > ya && y < yb { cuts.append(y) }
+                }
+            }
+            cuts.sort()
+            for (top, bottom) in zip(cuts, cuts.dropFirst()) where bottom > top {
+                let xt = xa + (top - ya) * slope, xm = xa + ((top + bottom) / 2 - ya) * slope, xbt = xa + (bottom - ya) * slope
+                let row = min(3, Int(((top + bottom) / 2).rounded(.down))), column = min(columns - 1, max(0, Int(xm.rounded(.down))))
+                let h = (bottom - top) * dir
+                let inside = (Double(column + 1) - (xt + xbt) / 2)   // the cell's share right of the part
+                cells[row * (columns + 1) + column] += h * inside
+                cells[row * (columns + 1) + column + 1] += h * (1 - inside)
+            }
+        }
+
+        /// Each pixel's signed covered area (the row's running sum).
+        var areas: [Double] {
+            var out: [Double] = []
+            for r in 0..<4 {
+                var sum = 0.0
+                for c in 0..<columns { sum += cells[r * (columns + 1) + c]; out.append(sum) }
+            }
+            return out
+        }
+    }
+
+    /// Under even-odd, each piece is drawn whole and the runs of its parts drawn the other way
+    /// are added twice against it (`drawEvenOddPieces`): the same covered area, pixel by pixel,
+    /// as drawing the parts one by one, on random strips with crossings, shared ends, verticals
+    /// and a guard piece whose winding (2) is even, so it bounds nothing.
+    @Test func evenOddPiecesDrawnWholeCoverTheSameArea() {
+        var lines = 0
+        for (n, count) in [3, 8, 40, 150, 600].enumerated() {
+            let width = Double(12 + 10 * n)
+            let pieces = strip(seed: UInt32(90 + n), count: count, width: width)
+            func areas(whole: Bool) -> ([Double], Int) {
+                var scratch = ExactRowScratch()
+                scratch.drawsWholePieces = whole
+                var cells = AreaCells(columns: Int(width) + 3)
+                var counted = Lines()
+                let done = pieces.withUnsafeBufferPointer {
+                    resolveRowExactly($0, rowTop: 0, rowBottom: 4, width: width + 1, fillRule: .evenOdd, scratch: &scratch, out: &cells)
+                        && resolveRowExactly($0, rowTop: 0, rowBottom: 4, width: width + 1, fillRule: .evenOdd, scratch: &scratch,
+                                             out: &counted)
+                }
+                #expect(done)
+                return (cells.areas, counted.bits.count / 4)
+            }
+            let whole = areas(whole: true), parts = areas(whole: false)
+            let worst = zip(whole.0, parts.0).map { abs($0 - $1) }.max() ?? 0
+            #expect(worst < 1e-9, "\(count) pieces: areas differ by up to \(worst)")
+            if count >= 150 { #expect(whole.1 < parts.1, "\(count) pieces: \(whole.1) lines, not fewer than \(parts.1)") }
+            lines += parts.1
+        }
+        #expect(lines > 1_000)
+    }
 }

@@ -60,6 +60,9 @@ protocol LineSink: ~Copyable {
     /// A band with `edgeCount` edges starts (the `segment` numbers of its pieces).
     mutating func begin(edgeCount: Int)
     mutating func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double)
+    /// The line from (x0, y0) to (x1, y1) accumulated `weight` times: reversed where the
+    /// weight is negative, nothing where it is 0.
+    mutating func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, weight: Int32)
     /// A piece of a strip accumulated as it is (`rowIsSimple`).
     mutating func piece(_ p: Piece)
 }
@@ -71,6 +74,14 @@ extension LineSink where Self: ~Copyable {
     @inline(__always)
     mutating func piece(_ p: Piece) {
         if p.dir > 0 { line(p.xa, p.ya, p.xb, p.yb) } else { line(p.xb, p.yb, p.xa, p.ya) }
+    }
+
+    /// The line drawn |`weight`| times.
+    @inline(__always)
+    mutating func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, weight: Int32) {
+        for _ in 0..<Int(weight.magnitude) {
+            if weight > 0 { line(x0, y0, x1, y1) } else { line(x1, y1, x0, y0) }
+        }
     }
 }
 
@@ -131,6 +142,19 @@ struct FixedLines: LineSink, ~Copyable {
             edges.append(FixedEdge(x0: fixedX(x0), y0: fy0, x1: fixedX(x1), y1: fy1, dir: 1))
         } else {
             edges.append(FixedEdge(x0: fixedX(x1), y0: fy1, x1: fixedX(x0), y1: fy0, dir: -1))
+        }
+    }
+
+    /// One edge whose `dir` is the weight: the cell rasterizer multiplies every cover and area
+    /// by it, which is the line accumulated that many times.
+    @inline(__always)
+    mutating func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, weight: Int32) {
+        let fy0 = fixedY(y0), fy1 = fixedY(y1)
+        guard fy0 != fy1, weight != 0 else { return }
+        if fy0 < fy1 {
+            edges.append(FixedEdge(x0: fixedX(x0), y0: fy0, x1: fixedX(x1), y1: fy1, dir: weight))
+        } else {
+            edges.append(FixedEdge(x0: fixedX(x1), y0: fy1, x1: fixedX(x0), y1: fy0, dir: 0 &- weight))
         }
     }
 
