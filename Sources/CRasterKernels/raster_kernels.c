@@ -507,6 +507,54 @@ static int exact_crossings_avx2(const raster_strip_pieces *p, size_t *next, int6
     return 0;
 }
 
+// The winding left of a start (`countStartWindings`, counted one by one), four pieces at a
+// time: each piece's x at the start's height by the Swift loop's operations (no fused
+// multiply-add), the same comparisons, and the directions of those that count summed. The
+// sum is of integers, so the order of adding them cannot change it.
+__attribute__((target("avx2")))
+static int32_t count_left_avx2(const raster_strip_pieces *p, size_t count, double x, double y, double slope, int32_t self,
+                               int32_t partner) {
+    const double *xa = p->xa, *ya = p->ya, *yb = p->yb, *sl = p->slope;
+    const int32_t *dir = p->dir, *index = p->index;
+    const __m256d vx = _mm256_set1_pd(x), vy = _mm256_set1_pd(y), vs = _mm256_set1_pd(slope);
+    const __m128i vself = _mm_set1_epi32(self), vpartner = _mm_set1_epi32(partner);
+    // The low 32 bits of each 64-bit lane, in order: a mask of doubles as four int32 lanes.
+    const __m256i low_halves = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    __m128i sums = _mm_setzero_si128();
+    size_t b = 0;
+    for (; b + 4 <= count; b += 4) {
+        const __m256d qya = _mm256_loadu_pd(ya + b), qsl = _mm256_loadu_pd(sl + b);
+        const __m256d xq = _mm256_add_pd(_mm256_loadu_pd(xa + b), _mm256_mul_pd(_mm256_sub_pd(vy, qya), qsl));
+        const __m128i j = _mm_loadu_si128((const __m128i *)(index + b));
+        // j < self, as the tie's last word.
+        const __m256d before = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm_cmplt_epi32(j, vself)));
+        const __m256d tie = _mm256_or_pd(_mm256_cmp_pd(qsl, vs, _CMP_LT_OQ), _mm256_and_pd(_mm256_cmp_pd(qsl, vs, _CMP_EQ_OQ), before));
+        const __m256d left = _mm256_or_pd(_mm256_cmp_pd(xq, vx, _CMP_LT_OQ), _mm256_and_pd(_mm256_cmp_pd(xq, vx, _CMP_EQ_OQ), tie));
+        const __m256d present = _mm256_and_pd(_mm256_cmp_pd(qya, vy, _CMP_LE_OQ), _mm256_cmp_pd(vy, _mm256_loadu_pd(yb + b), _CMP_LT_OQ));
+        const __m256i counts64 = _mm256_castpd_si256(_mm256_and_pd(left, present));
+        const __m128i counts = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(counts64, low_halves));
+        const __m128i others = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi32(j, vself), _mm_cmpeq_epi32(j, vpartner)), counts);
+        sums = _mm_add_epi32(sums, _mm_and_si128(_mm_loadu_si128((const __m128i *)(dir + b)), others));
+    }
+    sums = _mm_add_epi32(sums, _mm_shuffle_epi32(sums, 0x4e));
+    sums = _mm_add_epi32(sums, _mm_shuffle_epi32(sums, 0xb1));
+    int32_t w = _mm_cvtsi128_si32(sums);
+    for (; b < count; b++) {
+        const double xq = xa[b] + (y - ya[b]) * sl[b];
+        const int32_t j = index[b];
+        const int left = xq < x || (xq == x && (sl[b] < slope || (sl[b] == slope && j < self)));
+        if (j != self && j != partner && ya[b] <= y && y < yb[b] && left) w += dir[b];
+    }
+    return w;
+}
+
+int raster_count_left(const raster_strip_pieces *p, size_t count, double x, double y, double slope, int32_t self,
+                      int32_t partner, int32_t *winding) {
+    if (!has_avx2()) return -1;
+    *winding = count_left_avx2(p, count, x, y, slope, self, partner);
+    return 0;
+}
+
 int raster_exact_crossings(const raster_strip_pieces *p, size_t *next, int64_t *pairs, int64_t budget,
                            raster_crossing *events, size_t *count, size_t capacity) {
     if (!has_avx2()) return -1;
@@ -520,6 +568,11 @@ int raster_kernels_avx2_in_use(void) { return 0; }
 int raster_exact_crossings(const raster_strip_pieces *p, size_t *next, int64_t *pairs, int64_t budget,
                            raster_crossing *events, size_t *count, size_t capacity) {
     (void)p; (void)next; (void)pairs; (void)budget; (void)events; (void)count; (void)capacity;
+    return -1;
+}
+int raster_count_left(const raster_strip_pieces *p, size_t count, double x, double y, double slope, int32_t self,
+                      int32_t partner, int32_t *winding) {
+    (void)p; (void)count; (void)x; (void)y; (void)slope; (void)self; (void)partner; (void)winding;
     return -1;
 }
 int raster_walk_band_solid(int32_t *cells, size_t cell_stride, size_t rows, int32_t *first, int32_t *last, size_t width,

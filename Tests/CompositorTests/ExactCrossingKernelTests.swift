@@ -239,4 +239,42 @@ import Testing
         }
         #expect(lines > 1_000)
     }
+    /// The windings left of pieces that start inside a strip, counted piece by piece, are the
+    /// same four at a time in C (`raster_count_left`) as in the Swift loop: on random strips and
+    /// on one built on ties (a vertical through a start's point, one coincident with a vertical
+    /// start piece, so the slope and then the index decide).
+    @Test(arguments: [FillRule.nonZero, .evenOdd]) func startWindingsCountTheSameWithTheKernel(rule: FillRule) {
+        let ties = [Piece(xa: 5, ya: 0, xb: 5, yb: 4, slope: 0, dir: 1, segment: 0, contour: 0),
+                    Piece(xa: 5, ya: 2, xb: 5, yb: 4, slope: 0, dir: -1, segment: 1, contour: 1),
+                    Piece(xa: 5, ya: 2, xb: 3, yb: 4, slope: -1, dir: 1, segment: 2, contour: 1),
+                    Piece(xa: 5, ya: 1, xb: 7, yb: 3, slope: 1, dir: -1, segment: 3, contour: 2),
+                    Piece(xa: 5, ya: 1, xb: 6, yb: 4, slope: 1.0 / 3, dir: 1, segment: 4, contour: 2),
+                    Piece(xa: 2, ya: 0, xb: 9, yb: 4, slope: 1.75, dir: -1, segment: 5, contour: 3)]
+        var counted = 0
+        for (n, count) in [0, 5, 13, 40, 150, 600].enumerated() {
+            let width = Double(10 + 13 * n)
+            let pieces = count == 0 ? ties : strip(seed: UInt32(120 + n), count: count, width: width)
+            func resolve(avx2: Bool) -> ([UInt64], Int, [Int32]) {
+                withAVX2(avx2) { _ in
+                    var scratch = ExactRowScratch()
+                    scratch.countingBudget = .max
+                    var lines = Lines()
+                    let done = pieces.withUnsafeBufferPointer {
+                        resolveRowExactly($0, rowTop: 0, rowBottom: 4, width: width + 1, fillRule: rule, scratch: &scratch, out: &lines)
+                    }
+                    #expect(done)
+                    let starts = (0..<scratch.starts.count).map { scratch.counted[Int(scratch.starts[$0])] }
+                    return (lines.bits, scratch.countingWork, starts)
+                }
+            }
+            let kernel = resolve(avx2: true), swift = resolve(avx2: false)
+            let sameWindings = kernel.2 == swift.2
+            #expect(sameWindings, "\(count) pieces: \(zip(kernel.2, swift.2).filter { $0 != $1 }.count) windings differ")
+            let sameLines = kernel.0 == swift.0
+            #expect(sameLines, "\(count) pieces: not the same lines")
+            #expect(kernel.1 == swift.1)
+            counted += kernel.2.count
+        }
+        #expect(counted > 20, "only \(counted) starts were counted: the test says little")
+    }
 }

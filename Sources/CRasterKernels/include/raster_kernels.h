@@ -96,8 +96,18 @@ typedef struct {
 int raster_exact_crossings(const raster_strip_pieces *p, size_t *next, int64_t *pairs, int64_t budget,
                            raster_crossing *events, size_t *count, size_t capacity);
 
-/// Whether `raster_blend_constant`, `raster_composite_layer`, `raster_blend_mask_rows`, `raster_walk_band_solid` and
-/// `raster_exact_crossings` may use AVX2 (when the CPU has it); for tests that check
+/// The winding left of a point where a piece starts inside a strip (`countStartWindings`,
+/// counted one by one) with AVX2, four pieces at a time: into `*winding`, the sum of `dir` over
+/// the first `count` pieces of `p` (the sorted prefix that can reach the point) that are
+/// present just below height `y` (ya ≤ y < yb) and pass left of (x, slope, `self`) — x at `y`
+/// by the line from the piece's top, below x, or equal with a smaller slope, or equal slopes
+/// and a smaller `index` — leaving out the pieces whose `index` is `self` or `partner`. The same
+/// sum as the Swift loop. Returns −1 (touching nothing) where AVX2 is missing or disabled, else 0.
+int raster_count_left(const raster_strip_pieces *p, size_t count, double x, double y, double slope, int32_t self,
+                      int32_t partner, int32_t *winding);
+
+/// Whether `raster_blend_constant`, `raster_composite_layer`, `raster_blend_mask_rows`, `raster_walk_band_solid`,
+/// `raster_exact_crossings` and `raster_count_left` may use AVX2 (when the CPU has it); for tests that check
 /// both paths give the same bytes. Returns whether AVX2 is used from now on.
 int raster_kernels_use_avx2(int allowed);
 

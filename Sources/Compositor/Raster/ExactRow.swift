@@ -84,6 +84,9 @@ struct ExactRowScratch: ~Copyable {
     var fieldXa = ScratchBuffer<Double>(), fieldYa = ScratchBuffer<Double>()
     var fieldXb = ScratchBuffer<Double>(), fieldYb = ScratchBuffer<Double>(), fieldSlope = ScratchBuffer<Double>()
     var fieldDir = ScratchBuffer<Int32>(), fieldContour = ScratchBuffer<Int32>()
+    /// How many pieces the field arrays hold for the strip being resolved (−1: none), so
+    /// `countStartWindings` reads them only when step 1 built them for this strip.
+    var fieldCount = -1
 }
 
 /// A height where a piece enters or leaves the sweep of `countStartWindings`, or a start
@@ -129,6 +132,7 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
                                                  out: inout Out) -> Bool {
     let k = p.count
     let columns = Int(width) + 1
+    s.fieldCount = -1
 
     // 1. Crossings, among pairs whose x ranges overlap: pieces copied in order of their left
     // end (a counting sort by column, then insertion sort inside each column, which holds about
@@ -507,6 +511,7 @@ private func findCrossingsWithKernel(k: Int, budget: Int, _ s: inout ExactRowScr
         xa[a] = c.xa; ya[a] = c.ya; xb[a] = c.xb; yb[a] = c.yb; slope[a] = c.slope
         dir[a] = c.dir; contour[a] = c.contour
     }
+    s.fieldCount = k
     var pieces = raster_strip_pieces(xmin: xmin.base, xmax: xmax.base, xa: xa.base, ya: ya.base, xb: xb.base, yb: yb.base,
                                      slope: slope.base, dir: dir.base, index: s.sortedIndex.base, contour: contour.base,
                                      count: k)
@@ -654,25 +659,45 @@ func countStartWindings(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, columns
     // Columns of each piece, and how many list entries the sweep would make (as many as the
     // cells the pieces' accumulation writes).
     @inline(__always) func column(_ x: Double) -> Int32 { Int32(min(Double(columns - 1), max(0, x))) }
-    s.columnLow.resize(count: k)
-    s.columnHigh.resize(count: k)
-    var entries = 0
-    for j in 0..<k {
-        let lo = column(p[j].xmin), hi = column(p[j].xmax)
-        s.columnLow[j] = lo
-        s.columnHigh[j] = hi
-        entries += Int(hi - lo) + 1
+    @inline(__always) func findColumns() -> Int {
+        s.columnLow.resize(count: k)
+        s.columnHigh.resize(count: k)
+        var entries = 0
+        for j in 0..<k {
+            let lo = column(p[j].xmin), hi = column(p[j].xmax)
+            s.columnLow[j] = lo
+            s.columnHigh[j] = hi
+            entries += Int(hi - lo) + 1
+        }
+        return entries
     }
     // Counted one by one while that costs no more than a small multiple of the strip's own
-    // work, or of what the sweep would take (its entries and its sort).
-    let sweepCost = entries + 2 * k * (Int.bitWidth - k.leadingZeroBitCount)
-    if m * k <= s.countingBudget ?? max(64 * (k + columns), 2 * sweepCost) {
+    // work, or of what the sweep would take (its entries and its sort). The columns are found
+    // only when that second bound is needed, or for the sweep.
+    var columnsFound = false
+    let counting: Bool
+    if let budget = s.countingBudget {
+        counting = m * k <= budget
+    } else if m * k <= 64 * (k + columns) {
+        counting = true
+    } else {
+        let sweepCost = findColumns() + 2 * k * (Int.bitWidth - k.leadingZeroBitCount)
+        columnsFound = true
+        counting = m * k <= 2 * sweepCost
+    }
+    if counting {
         // The pieces in order of their left ends (`sorted`, from step 1 of
         // `resolveRowExactly`): one whose left end lies right of a start never passes left of
         // it, so only the prefix up to the start's x is read (half the strip on average). The
         // prefix reaches a pixel further, beyond any rounding of `x(at:)` (a piece's x at a
         // height can stray from its ends by a few ulps), and the sum is the same in any order.
         let sorted = s.sorted.buffer, sortedIndex = s.sortedIndex.buffer
+        // Four pieces at a time in C where step 1 left the pieces one field per array (AVX2).
+        var fields = s.fieldCount == k
+            ? raster_strip_pieces(xmin: s.fieldXmin.base, xmax: s.fieldXmax.base, xa: s.fieldXa.base, ya: s.fieldYa.base,
+                                  xb: s.fieldXb.base, yb: s.fieldYb.base, slope: s.fieldSlope.base, dir: s.fieldDir.base,
+                                  index: s.sortedIndex.base, contour: s.fieldContour.base, count: k)
+            : nil
         for a in 0..<m {
             let i = Int(s.starts[a])
             let c = p[i]
@@ -681,6 +706,11 @@ func countStartWindings(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, columns
             var lo = 0, hi = k
             while lo < hi { let mid = (lo + hi) / 2; if sorted[mid].xmin <= reach { lo = mid + 1 } else { hi = mid } }
             var w: Int32 = 0
+            if fields != nil, raster_count_left(&fields!, lo, c.xa, c.ya, c.slope, Int32(i), Int32(partner), &w) == 0 {
+                s.counted[i] = w
+                s.countingWork &+= lo
+                continue
+            }
             for b in 0..<lo {
                 // `passesLeft` of every piece present at the start's height, but for the
                 // start and its partner, as bits (which pieces count goes either way at
@@ -700,6 +730,7 @@ func countStartWindings(_ p: UnsafeBufferPointer<Piece>, rowTop: Double, columns
         }
         return
     }
+    if !columnsFound { _ = findColumns() }
     // The pieces listed in every column they span: counted as a difference (+1 at the first
     // column, −1 after the last), summed into each column's start.
     s.columnStart.reset(count: columns + 1, to: 0)
