@@ -208,6 +208,53 @@ import Testing
         for (i, image) in images.enumerated() { #expect(image == images[0], "case \(i)") }
     }
 
+    /// The exact tier's resolved lines drawn straight into the cells where a slab is drawn at
+    /// once (`SlabWorker.prepare(direct:)`: on one thread for slabs of more than
+    /// `batchedEdgesOnOneThread` segments, on every slab worker otherwise) give the same bytes
+    /// as lines kept and sorted into bands: composited straight onto a surface at 1 and 2
+    /// threads, inside a batch, and as the mask handed to `emit` (one band of the whole slab
+    /// there), under both fill rules.
+    @Test(arguments: [FillRule.nonZero, .evenOdd]) func resolvedLinesDrawnDirectlyGiveTheSameBytes(rule: FillRule) throws {
+        var g = SceneLCG(seed: 17)
+        // 30,000 segments in 200 rows: two slabs of more than 8,192 segments each.
+        let path = randomWalk(30_000, in: CGRect(x: 10, y: 10, width: 380, height: 200), g: &g)
+        func surface(threads: Int, direct: Bool, batched: Bool) throws -> [UInt8] {
+            let surface = try Surface(width: 400, height: 220)
+            let rasterizer = Rasterizer()
+            rasterizer.threads = threads
+            rasterizer.drawsResolvedLinesDirectly = direct
+            let canvas = Canvas(surface, rasterizer: rasterizer)
+            let state = batched ? try rasterizer.beginBatch(on: surface) : nil
+            try canvas.fill(Path(CGRect(x: 5, y: 5, width: 200, height: 100)), with: .color(.blue.opacity(0.5)))
+            try canvas.fill(path, with: .color(.orange.opacity(0.7)), fillRule: rule)
+            if let state { try rasterizer.endBatch(restoring: state) }
+            #expect(rasterizer.exactRows > 100)
+            return surface.withUnsafeMutableBytes { Array($0) }
+        }
+        let kept = try surface(threads: 1, direct: false, batched: false)
+        for (threads, batched) in [(1, false), (1, true), (2, false), (2, true)] {
+            let drawn = try surface(threads: threads, direct: true, batched: batched)
+            let same = drawn == kept
+            #expect(same, "\(threads) threads, batched: \(batched): \(zip(drawn, kept).filter { $0 != $1 }.count) bytes differ")
+        }
+        func mask(direct: Bool) throws -> [UInt8] {
+            let rasterizer = Rasterizer()
+            rasterizer.drawsResolvedLinesDirectly = direct
+            var out = [UInt8](repeating: 0, count: 400 * 220)
+            var bands = 0
+            try rasterizer.rasterize(path, fillRule: rule, clip: PixelRect(x: 0, y: 0, width: 400, height: 220)) { m, stride, rect in
+                bands += 1
+                for y in 0..<rect.height { for x in 0..<rect.width { out[(rect.y + y) * 400 + rect.x + x] = m[y * stride + x] } }
+            }
+            #expect(bands > 0)
+            return out
+        }
+        let maskKept = try mask(direct: false), maskDrawn = try mask(direct: true)
+        let sameMask = maskDrawn == maskKept
+        #expect(sameMask, "\(zip(maskDrawn, maskKept).filter { $0 != $1 }.count) mask bytes differ")
+        #expect(maskKept.contains { $0 > 0 })
+    }
+
     /// Which paths the shape check lets accumulation take under `.exact`.
     @Test func theShapeCheckTakesOnlySingleWoundPaths() {
         func simple(_ path: Path) -> Bool {

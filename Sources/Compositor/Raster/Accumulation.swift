@@ -108,6 +108,10 @@ struct FloatCells: LineSink {
 /// it only to classify them): the cell rasterizer then walks one line, not one per strip.
 struct FixedLines: LineSink, ~Copyable {
     var edges = ScratchBuffer<FixedEdge>()
+    /// Where `line` draws at once instead of keeping the line (`CellRasterizer.directLines`):
+    /// the resolved strips' lines, most of a self-crossing path's, need no sorting into bands.
+    /// Pieces of simple strips are still kept, to be joined across strips.
+    var direct: CellLines?
     /// Per edge of the band: the index in `edges` of its last simple piece (−1: none yet).
     private var lastPiece = ScratchBuffer<Int32>()
     private var one: Double
@@ -119,10 +123,15 @@ struct FixedLines: LineSink, ~Copyable {
     }
 
     /// Empties the lines for a region `width` px wide, `shift` bits.
-    mutating func reset(shift: Int, width: Int) {
+    mutating func reset(shift: Int, width: Int, direct: CellLines? = nil) {
         one = Double(1 << shift)
         right = Double(width << shift)
         edges.removeAll()
+        self.direct = direct
+    }
+
+    @inline(__always) private mutating func keep(_ edge: FixedEdge) {
+        if let direct { direct.draw(edge) } else { edges.append(edge) }
     }
 
     mutating func begin(edgeCount: Int) {
@@ -139,9 +148,9 @@ struct FixedLines: LineSink, ~Copyable {
         let fy0 = fixedY(y0), fy1 = fixedY(y1)
         guard fy0 != fy1 else { return }
         if fy0 < fy1 {
-            edges.append(FixedEdge(x0: fixedX(x0), y0: fy0, x1: fixedX(x1), y1: fy1, dir: 1))
+            keep(FixedEdge(x0: fixedX(x0), y0: fy0, x1: fixedX(x1), y1: fy1, dir: 1))
         } else {
-            edges.append(FixedEdge(x0: fixedX(x1), y0: fy1, x1: fixedX(x0), y1: fy0, dir: -1))
+            keep(FixedEdge(x0: fixedX(x1), y0: fy1, x1: fixedX(x0), y1: fy0, dir: -1))
         }
     }
 
@@ -152,9 +161,9 @@ struct FixedLines: LineSink, ~Copyable {
         let fy0 = fixedY(y0), fy1 = fixedY(y1)
         guard fy0 != fy1, weight != 0 else { return }
         if fy0 < fy1 {
-            edges.append(FixedEdge(x0: fixedX(x0), y0: fy0, x1: fixedX(x1), y1: fy1, dir: weight))
+            keep(FixedEdge(x0: fixedX(x0), y0: fy0, x1: fixedX(x1), y1: fy1, dir: weight))
         } else {
-            edges.append(FixedEdge(x0: fixedX(x1), y0: fy1, x1: fixedX(x0), y1: fy0, dir: 0 &- weight))
+            keep(FixedEdge(x0: fixedX(x1), y0: fy1, x1: fixedX(x0), y1: fy0, dir: 0 &- weight))
         }
     }
 

@@ -22,8 +22,23 @@ let cellBandBytes = 1 << 18
 /// One flattened edge in region-local fixed point (`CellRasterizer.shift` bits), top end first.
 struct FixedEdge {
     var x0: Int32, y0: Int32, x1: Int32, y1: Int32
-    /// +1 where the segment ran down (y growing), −1 where it ran up.
+    /// +1 where the segment ran down (y growing), −1 where it ran up; a line drawn several
+    /// times at once has that weight instead (`LineSink.line(_:_:_:_:weight:)`).
     var dir: Int32
+}
+
+/// A region's cells, every row, for edges drawn as they are made (`CellRasterizer.directLines`).
+struct CellLines {
+    let cells: UnsafeMutablePointer<Int32>
+    let stride: Int, shift: Int
+    /// The region's bottom, fixed point.
+    let bottom: Int32
+    let first: ScratchView<Int32>, last: ScratchView<Int32>
+
+    /// Adds `edge` (region-local, inside the region) to the cells.
+    @inline(__always) func draw(_ edge: FixedEdge) {
+        CellRasterizer.rasterize(edge, top: 0, bottom: bottom, cells: cells, stride: stride, shift: shift, first: first, last: last)
+    }
 }
 
 /// Coverage of a polygon by signed-area accumulation in integer cells, band by band: the
@@ -112,11 +127,35 @@ final class CellRasterizer {
         swap(&local, &edges)
     }
 
+    /// Whether lines were drawn into the cells since `begin` (`directLines`): then `run` walks
+    /// the whole region as one band.
+    private var drawnDirectly = false
+    /// Whether the next `run` walks the whole region as one band (lines were drawn directly).
+    var drawsWholeRegion: Bool { drawnDirectly }
+
+    /// Cells for every row of the region (after `begin`), for lines drawn as they are made
+    /// (`FixedLines.direct`) rather than stored and sorted into bands: valid until `run`, which
+    /// then adds the stored edges and walks the whole region as one band. The same sums as
+    /// storing the lines (the cells add integers), so the same coverage.
+    func directLines() -> CellLines {
+        reserve(cells: stride * height)
+        if rowFirst.count < height {
+            rowFirst.reset(count: height, to: .max)
+            rowLast.reset(count: height, to: 0)
+        }
+        drawnDirectly = true
+        return CellLines(cells: cells, stride: stride, shift: shift, bottom: Int32(height << shift),
+                         first: rowFirst.view, last: rowLast.view)
+    }
+
     /// Rasterizes the polygon band by band (`bandRows` rows each) and hands each band's rows to
     /// `sink`, which reads their coverage through `walkRow` (and so clears the cells).
     func run<Sink: CoverageSink>(bandRows: Int, fillRule: FillRule, opacity: Double, sink: inout Sink) throws {
-        guard edges.count > 0, width > 0, height > 0 else { return }
-        let bandRows = max(1, min(bandRows, height))
+        let direct = drawnDirectly
+        drawnDirectly = false
+        guard edges.count > 0 || direct, width > 0, height > 0 else { return }
+        // Lines drawn directly are in the cells of every row: one band.
+        let bandRows = direct ? height : max(1, min(bandRows, height))
         let bands = (height + bandRows - 1) / bandRows
         reserve(cells: stride * bandRows)
         // Edges by the band they start in (a counting sort).
@@ -138,8 +177,11 @@ final class CellRasterizer {
         let fold = CoverageFold(fillRule: fillRule, opacity: opacity, shift: shift)
         var activeCount = 0
         var next = 0
-        rowFirst.reset(count: bandRows, to: .max)
-        rowLast.reset(count: bandRows, to: 0)
+        // (Lines drawn directly keep the rows' ranges they touched; the walk resets them.)
+        if !direct {
+            rowFirst.reset(count: bandRows, to: .max)
+            rowLast.reset(count: bandRows, to: 0)
+        }
         for b in 0..<bands {
             let top = b * bandRows, rows = min(bandRows, height - top)
             let fixedTop = Int32(top << shift), fixedBottom = Int32((top + rows) << shift)
@@ -156,11 +198,11 @@ final class CellRasterizer {
             }
             swap(&active, &kept)
             activeCount = keptCount
-            guard activeCount > 0 else { continue }
+            guard activeCount > 0 || direct else { continue }
             let first = rowFirst.view, last = rowLast.view, cells = self.cells, stride = self.stride
             for n in 0..<activeCount {
                 let edge = e[Int(active[n])]
-                rasterize(edge, top: fixedTop, bottom: fixedBottom, cells: cells, stride: stride, shift: shift, first: first, last: last)
+                Self.rasterize(edge, top: fixedTop, bottom: fixedBottom, cells: cells, stride: stride, shift: shift, first: first, last: last)
             }
             try walkBand(top: top, rows: rows, width: width, stride: stride, fold: fold, sink: &sink)
         }
@@ -180,7 +222,7 @@ final class CellRasterizer {
         let first = rowFirst.view, last = rowLast.view, cells = self.cells
         let fixedTop = Int32(top << shift), fixedBottom = Int32((top + rows) << shift)
         for edge in pieces {
-            rasterize(edge, top: fixedTop, bottom: fixedBottom, cells: cells, stride: stride, shift: shift, first: first, last: last)
+            Self.rasterize(edge, top: fixedTop, bottom: fixedBottom, cells: cells, stride: stride, shift: shift, first: first, last: last)
         }
         try walkBand(top: top, rows: rows, width: width, stride: stride, fold: fold, sink: &sink)
     }
@@ -224,7 +266,7 @@ final class CellRasterizer {
     /// bounded by the region (x and y below 2³¹ fixed-point units, products of two of them
     /// below 2⁶²), and the checks were about half of the walk's conditional branches.
     @inline(__always)
-    private func rasterize(_ edge: FixedEdge, top: Int32, bottom: Int32, cells: UnsafeMutablePointer<Int32>, stride: Int, shift: Int,
+    fileprivate static func rasterize(_ edge: FixedEdge, top: Int32, bottom: Int32, cells: UnsafeMutablePointer<Int32>, stride: Int, shift: Int,
                            first: ScratchView<Int32>, last: ScratchView<Int32>) {
         var ya = Int(edge.y0), yb = Int(edge.y1)
         var xa = Int(edge.x0), xb = Int(edge.x1)
@@ -241,7 +283,7 @@ final class CellRasterizer {
         let row0 = ya >> shift, rowEnd = yb >> shift
         let fy0 = ya & fraction, fy1 = yb & fraction
         if row0 == rowEnd {
-            hline(cells + row0 &* stride, xa, fy0, xb, fy1, dir, shift, row0, first, last)
+            Self.hline(cells + row0 &* stride, xa, fy0, xb, fy1, dir, shift, row0, first, last)
             return
         }
         if dxAll == 0 {
@@ -255,7 +297,7 @@ final class CellRasterizer {
                 let p = cells + (row &* stride &+ ex)
                 p[0] &+= d &* Int32(truncatingIfNeeded: 2 &* one) &- twoFx &* d
                 p[1] &+= twoFx &* d
-                touch(row, ex, ex &+ 1, first, last)
+                Self.touch(row, ex, ex &+ 1, first, last)
                 from = 0
                 row &+= 1
             }
@@ -267,24 +309,24 @@ final class CellRasterizer {
         let boundary = (row0 &+ 1) << shift &+ Int(top)
         let p = (boundary &- ey0) &* dxAll, q = floorDivide(p, dyAll)
         var x = ex0 &+ q   // edgeX(at: boundary)
-        hline(cells + row0 &* stride, xa, fy0, x, one, dir, shift, row0, first, last)
+        Self.hline(cells + row0 &* stride, xa, fy0, x, one, dir, shift, row0, first, last)
         var row = row0 &+ 1
         if row != rowEnd {
             var step = DDAStep(one &* dxAll, over: dyAll, carry: p &- q &* dyAll)
             while row != rowEnd {
                 let x2 = x &+ step.next()
-                hline(cells + row &* stride, x, 0, x2, one, dir, shift, row, first, last)
+                Self.hline(cells + row &* stride, x, 0, x2, one, dir, shift, row, first, last)
                 x = x2
                 row &+= 1
             }
         }
-        if fy1 > 0 { hline(cells + row &* stride, x, 0, xb, fy1, dir, shift, row, first, last) }
+        if fy1 > 0 { Self.hline(cells + row &* stride, x, 0, xb, fy1, dir, shift, row, first, last) }
     }
 
     /// One row's part of an edge, from (x1, y1) to (x2, y2), 0 ≤ y1 ≤ y2 ≤ one within the row:
     /// AGG's `render_hline`, each cell's share of the height found with an integer DDA.
     @inline(__always)
-    private func hline(_ line: UnsafeMutablePointer<Int32>, _ x1: Int, _ y1: Int, _ x2: Int, _ y2: Int, _ dir: Int32,
+    private static func hline(_ line: UnsafeMutablePointer<Int32>, _ x1: Int, _ y1: Int, _ x2: Int, _ y2: Int, _ dir: Int32,
                        _ shift: Int, _ row: Int, _ first: ScratchView<Int32>, _ last: ScratchView<Int32>) {
         guard y2 > y1 else { return }
         let one = 1 << shift, fraction = one &- 1
@@ -298,10 +340,10 @@ final class CellRasterizer {
         if ex1 == ex2 {
             let d = y2 &- y1
             add(ex1, d, (fx1 &+ fx2) &* d)
-            touch(row, ex1, ex1 &+ 1, first, last)
+            Self.touch(row, ex1, ex1 &+ 1, first, last)
             return
         }
-        touch(row, min(ex1, ex2), max(ex1, ex2) &+ 1, first, last)
+        Self.touch(row, min(ex1, ex2), max(ex1, ex2) &+ 1, first, last)
         var dx = x2 &- x1
         let dy = y2 &- y1
         let p: Int, firstEdge: Int, direction: Int
@@ -332,7 +374,7 @@ final class CellRasterizer {
     }
 
     @inline(__always)
-    private func touch(_ row: Int, _ lo: Int, _ hi: Int, _ first: ScratchView<Int32>, _ last: ScratchView<Int32>) {
+    private static func touch(_ row: Int, _ lo: Int, _ hi: Int, _ first: ScratchView<Int32>, _ last: ScratchView<Int32>) {
         if Int32(truncatingIfNeeded: lo) < first[row] { first[row] = Int32(truncatingIfNeeded: lo) }
         if Int32(truncatingIfNeeded: hi &+ 1) > last[row] { last[row] = Int32(truncatingIfNeeded: hi &+ 1) }
     }

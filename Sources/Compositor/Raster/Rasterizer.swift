@@ -123,6 +123,9 @@ public final class Rasterizer {
     private(set) var lastSlabWorkers = 0
     /// Paths with fewer segments resolve on one thread, in one slab (`rasterizeResolved`).
     let minimumParallelSegments = 4096
+    /// Whether the exact tier's resolved lines go straight into the cells where the slab is
+    /// drawn at once (`SlabWorker.prepare(direct:)`); tests turn it off to compare.
+    var drawsResolvedLinesDirectly = true
     private let cellRasterizer = CellRasterizer()
     let batch = FillBatch()
     /// One cell rasterizer per thread a batch may draw on; the first is `cellRasterizer`.
@@ -368,7 +371,7 @@ public final class Rasterizer {
             lastSlabWorkers = n
             try flushBatch()
             let work = SlabWork(segments: segments, contours: contours, fillRule: fillRule, opacity: opacity, solid: solid,
-                                slabs: slabs, workers: n, slab: slab, only: only, all: workers)
+                                slabs: slabs, workers: n, slab: slab, only: only, all: workers, direct: drawsResolvedLinesDirectly)
             let failure = Locked<Error?>(nil)
             DispatchQueue.concurrentPerform(iterations: n) { w in
                 do { try work.draw(worker: w) } catch { failure.withLock { $0 = error } }
@@ -379,8 +382,16 @@ public final class Rasterizer {
         let worker = workers[0]
         for k in 0..<slabs {
             let rect = slab(k)
-            worker.prepare(segments, contours, only: only(k), slab: rect, fillRule: fillRule)
-            try drawCells(region: rect, fillRule: fillRule, opacity: opacity, solid: solid, emit: emit)
+            // On one thread, outside a batch recording every fill, a slab of more segments
+            // than a batch takes from one thread is drawn at once anyway: its resolved lines may
+            // go straight into the cells (`SlabWorker.prepare(direct:)`), and it is not
+            // recorded. Elsewhere the lines are kept, as a recorded fill needs them.
+            let direct = drawsResolvedLinesDirectly && threads == 1 && !recordsEverything
+                && (only(k)?.count ?? segmentCount) > batchedEdgesOnOneThread
+            // The batch draws its bands in these cells: done first, before the lines go in.
+            if direct { try flushBatch() }
+            worker.prepare(segments, contours, only: only(k), slab: rect, fillRule: fillRule, direct: direct)
+            try drawCells(region: rect, fillRule: fillRule, opacity: opacity, solid: solid, recordable: !direct, emit: emit)
         }
     }
 
@@ -433,17 +444,19 @@ public final class Rasterizer {
     /// Draws the polygon `cellRasterizer` holds over `region`: into the batch, straight into
     /// `solid`'s or `gradient`'s rows, or as masks for `emit`.
     private func drawCells(region: PixelRect, fillRule: FillRule, opacity: Double, solid: SolidTarget?,
-                           gradient: GradientTarget? = nil,
+                           gradient: GradientTarget? = nil, recordable: Bool = true,
                            emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
         let cellRasterizer = self.cellRasterizer
         let shift = cellRasterizer.shift
         cellPaths += 1
-        let bandRows = max(8, cellBandBytes / (4 * cellRasterizer.stride))
+        // Lines drawn straight into the cells fill every row: one band of the whole region
+        // (`run` walks it so, and a mask must hold it).
+        let bandRows = cellRasterizer.drawsWholeRegion ? region.height : max(8, cellBandBytes / (4 * cellRasterizer.stride))
         coveragePixels += region.width * region.height
         // A batch pays for small fills, whose bands it keeps in cache, and for any fill when
         // several threads share its bands. One thread and a large path: recording would only
         // copy its edges, so it is drawn at once (after what the batch holds).
-        if let solid, let target = batch.target?.rows, target.pixels == solid.pixels, target.stride == solid.stride,
+        if recordable, let solid, let target = batch.target?.rows, target.pixels == solid.pixels, target.stride == solid.stride,
            threads > 1 || recordsEverything || cellRasterizer.edgeCount <= batchedEdgesOnOneThread {
             batch.record(cellRasterizer, region: region, fold: CoverageFold(fillRule: fillRule, opacity: opacity, shift: shift),
                          source: solid.source)

@@ -21,10 +21,14 @@ final class SlabWorker {
     init(cells: CellRasterizer) { self.cells = cells }
 
     /// Resolves the rows of `slab` (device pixels) from `segments` (`only`: the indices of
-    /// those reaching it) into `cells`' edges.
+    /// those reaching it) into `cells`' edges. With `direct`, the resolved strips' lines are
+    /// drawn into `cells` at once (`CellRasterizer.directLines`) and only the pieces of simple
+    /// strips are kept as edges: the caller must then `run` the cells before anything else
+    /// uses them (not record their edges into a batch, which would leave the lines behind).
     func prepare(_ segments: [Double], _ contours: [Int32], only: UnsafeBufferPointer<Int32>?, slab: PixelRect,
-                 fillRule: FillRule) {
-        lines.reset(shift: cellShiftSimple, width: slab.width)
+                 fillRule: FillRule, direct: Bool) {
+        cells.begin(width: slab.width, height: slab.height, shift: cellShiftSimple)
+        lines.reset(shift: cellShiftSimple, width: slab.width, direct: direct ? cells.directLines() : nil)
         exactRows += rows.accumulate(segments: segments, contours: contours, only: only, originX: Double(slab.x) - 1,
                                      originY: Double(slab.y), width: Double(slab.width), rows: slab.height, into: &lines,
                                      fillRule: fillRule, exactOverlaps: true)
@@ -32,8 +36,8 @@ final class SlabWorker {
         crossings += rows.exactScratch.crossings
         rows.sampledRows = 0
         rows.exactScratch.crossings = 0
-        cells.begin(width: slab.width, height: slab.height, shift: cellShiftSimple)
         cells.exchangeEdges(&lines.edges)
+        lines.direct = nil
     }
 }
 
@@ -52,6 +56,8 @@ struct SlabWork: @unchecked Sendable {
     let only: (Int) -> UnsafeBufferPointer<Int32>?
     /// Each worker's tools (so unchecked: no two threads use one).
     let all: [SlabWorker]
+    /// Whether resolved lines go straight into each worker's cells (`SlabWorker.prepare`).
+    let direct: Bool
 
     /// The next slab no worker has taken.
     let next = Locked(0)
@@ -65,7 +71,8 @@ struct SlabWork: @unchecked Sendable {
             let k = next.take()
             guard k < slabs else { return }
             let rect = slab(k)
-            worker.prepare(segments, contours, only: only(k), slab: rect, fillRule: fillRule)
+            // Run at once below: the resolved lines may go straight into the cells.
+            worker.prepare(segments, contours, only: only(k), slab: rect, fillRule: fillRule, direct: direct)
             var sink = SolidOverSink(origin: solid.pixels + rect.y * solid.stride + rect.x * 4, stride: solid.stride,
                                      source: solid.source)
             let cells = worker.cells
