@@ -255,6 +255,46 @@ import Testing
         #expect(maskKept.contains { $0 > 0 })
     }
 
+    /// Collects the coverage a cell rasterizer hands out, per pixel of a 40 × 40 region.
+    private struct Collect: CoverageSink {
+        var coverage = [UInt32](repeating: 0, count: 40 * 40)
+        var top = 0
+        mutating func band(top: Int, rows: Int) { self.top = top }
+        mutating func endBand() throws {}
+        mutating func span(_ row: Int, _ x: Int, _ count: Int, _ m: UInt32) {
+            for i in x..<(x + count) { coverage[(top + row) * 40 + i] = m }
+        }
+        mutating func quad(_ row: Int, _ x: Int, _ m: SIMD4<UInt32>) {
+            for i in 0..<4 { coverage[(top + row) * 40 + x + i] = m[i] }
+        }
+        mutating func pixel(_ row: Int, _ x: Int, _ m: UInt32) { coverage[(top + row) * 40 + x] = m }
+        func prefetch(_ row: Int, _ x: Int, _ end: Int) {}
+    }
+
+    /// Lines drawn straight into the cells (`directLines`) and never walked are cleared by the
+    /// next `begin`: the next polygon's coverage is the same as from a fresh rasterizer.
+    @Test func linesDrawnDirectlyAndNotWalkedAreClearedByBegin() throws {
+        // A rectangle from (8, 8) to (36, 24), its four sides: its rows walk the cells the
+        // abandoned line below touched.
+        let square: [Double] = [8, 8, 36, 8, 36, 8, 36, 24, 36, 24, 8, 24, 8, 24, 8, 8]
+        func draw(_ cells: CellRasterizer) throws -> [UInt32] {
+            cells.begin(width: 40, height: 40, shift: cellShiftSimple)
+            square.withUnsafeBufferPointer { cells.add(segments: $0, origin: (0, 0)) }
+            var sink = Collect()
+            try cells.run(bandRows: 16, fillRule: .nonZero, opacity: 1, sink: &sink)
+            return sink.coverage
+        }
+        let used = CellRasterizer()
+        used.begin(width: 40, height: 40, shift: cellShiftSimple)
+        // A line down at x = 30.5 across every row, drawn directly, then abandoned.
+        let one = Int32(1 << cellShiftSimple)
+        used.directLines().draw(FixedEdge(x0: 30 * one + one / 2, y0: 0, x1: 30 * one + one / 2, y1: 40 * one, dir: 1))
+        let fresh = try draw(CellRasterizer())
+        let again = try draw(used)
+        #expect(fresh[16 * 40 + 33] == 255 && fresh[16 * 40 + 38] == 0)
+        #expect(again == fresh)
+    }
+
     /// Which paths the shape check lets accumulation take under `.exact`.
     @Test func theShapeCheckTakesOnlySingleWoundPaths() {
         func simple(_ path: Path) -> Bool {

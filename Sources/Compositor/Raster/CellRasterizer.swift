@@ -95,6 +95,8 @@ final class CellRasterizer {
     /// Starts a polygon over a region of `width` × `height` pixels (its top-left is local (0, 0)),
     /// with `shift` fixed-point bits per pixel.
     func begin(width: Int, height: Int, shift: Int) {
+        // Lines drawn directly that no walk read (the last `run` stopped early, or never ran).
+        if drawnDirectly { discardDirectLines() }
         self.shift = shift
         self.width = width
         self.height = height
@@ -148,11 +150,22 @@ final class CellRasterizer {
                          first: rowFirst.view, last: rowLast.view)
     }
 
+    /// Zeroes the cells of every row still holding lines drawn directly and forgets them, so
+    /// the cells are clear for the next polygon (`begin` after `directLines` with no `run`).
+    private func discardDirectLines() {
+        for r in 0..<min(height, rowFirst.count) where rowFirst[r] < rowLast[r] {
+            let lo = Int(rowFirst[r]), hi = Int(rowLast[r])
+            (cells + r * stride + lo).update(repeating: 0, count: hi - lo)
+            rowFirst[r] = .max
+            rowLast[r] = 0
+        }
+        drawnDirectly = false
+    }
+
     /// Rasterizes the polygon band by band (`bandRows` rows each) and hands each band's rows to
     /// `sink`, which reads their coverage through `walkRow` (and so clears the cells).
     func run<Sink: CoverageSink>(bandRows: Int, fillRule: FillRule, opacity: Double, sink: inout Sink) throws {
         let direct = drawnDirectly
-        drawnDirectly = false
         guard edges.count > 0 || direct, width > 0, height > 0 else { return }
         // Lines drawn directly are in the cells of every row: one band.
         let bandRows = direct ? height : max(1, min(bandRows, height))
@@ -204,8 +217,10 @@ final class CellRasterizer {
                 let edge = e[Int(active[n])]
                 Self.rasterize(edge, top: fixedTop, bottom: fixedBottom, cells: cells, stride: stride, shift: shift, first: first, last: last)
             }
+            // (One band when drawn directly: every row is walked before `endBand` may throw.)
             try walkBand(top: top, rows: rows, width: width, stride: stride, fold: fold, sink: &sink)
         }
+        drawnDirectly = false
     }
 
     /// Draws rows `top ..< top + rows` of a region `width` px wide from `pieces` (region-local

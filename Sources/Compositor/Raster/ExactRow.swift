@@ -457,7 +457,7 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
 /// the same sum, Σ oⱼ·partⱼ, in about half the lines (at each crossing the sign flips, so
 /// every other part is such a run). The cover of every row is the same integers as drawing
 /// the parts one by one; only where a part's end is rounded to fixed point inside the piece
-/// does the area differ, by that rounding (`ExactCoverageTests` compares both ways).
+/// does the area differ, by that rounding (`ExactCrossingKernelTests.evenOddPiecesDrawnWholeCoverTheSameArea`).
 private func drawEvenOddPieces<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece>, _ ev: ScratchView<CrossingEvent>,
                                                           width: Double, _ s: inout ExactRowScratch, out: inout Out) {
     @inline(__always) func x(_ pc: Piece, _ y: Double) -> Double { min(width, max(0, pc.x(at: y))) }
