@@ -82,7 +82,7 @@ final class CellRasterizer {
     private(set) var stride = 0
     /// Fixed-point bits per pixel of this polygon.
     private(set) var shift = cellShiftSimple
-    private var one: Int { 1 << shift }
+    private var one: Int { 1 &<< shift }
 
     init() {
         cellCapacity = 1 << 12
@@ -146,7 +146,7 @@ final class CellRasterizer {
             rowLast.reset(count: height, to: 0)
         }
         drawnDirectly = true
-        return CellLines(cells: cells, stride: stride, shift: shift, bottom: Int32(height << shift),
+        return CellLines(cells: cells, stride: stride, shift: shift, bottom: Int32(height &<< shift),
                          first: rowFirst.view, last: rowLast.view)
     }
 
@@ -179,10 +179,10 @@ final class CellRasterizer {
         let e = edges.view, counts = bandCounts.view, order = self.order.view
         var active = self.active.view, kept = self.kept.view
         let shift = self.shift
-        for i in 0..<e.count { counts[(Int(e[i].y0) >> shift) / bandRows + 1] &+= 1 }
+        for i in 0..<e.count { counts[(Int(e[i].y0) &>> shift) / bandRows + 1] &+= 1 }
         for b in 0..<bands { counts[b + 1] &+= counts[b] }
         for i in 0..<e.count {
-            let b = (Int(e[i].y0) >> shift) / bandRows
+            let b = (Int(e[i].y0) &>> shift) / bandRows
             order[Int(counts[b])] = Int32(i)
             counts[b] &+= 1
         }
@@ -197,7 +197,7 @@ final class CellRasterizer {
         }
         for b in 0..<bands {
             let top = b * bandRows, rows = min(bandRows, height - top)
-            let fixedTop = Int32(top << shift), fixedBottom = Int32((top + rows) << shift)
+            let fixedTop = Int32(top &<< shift), fixedBottom = Int32((top + rows) &<< shift)
             var keptCount = 0
             for n in 0..<activeCount where e[Int(active[n])].y1 > fixedTop {
                 kept[keptCount] = active[n]
@@ -235,7 +235,7 @@ final class CellRasterizer {
             rowLast.reset(count: rows, to: 0)
         }
         let first = rowFirst.view, last = rowLast.view, cells = self.cells
-        let fixedTop = Int32(top << shift), fixedBottom = Int32((top + rows) << shift)
+        let fixedTop = Int32(top &<< shift), fixedBottom = Int32((top + rows) &<< shift)
         for edge in pieces {
             Self.rasterize(edge, top: fixedTop, bottom: fixedBottom, cells: cells, stride: stride, shift: shift, first: first, last: last)
         }
@@ -294,8 +294,8 @@ final class CellRasterizer {
         guard yb > ya else { return }
         ya = ya &- Int(top); yb = yb &- Int(top)
         let dir = edge.dir
-        let one = 1 << shift, fraction = one &- 1
-        let row0 = ya >> shift, rowEnd = yb >> shift
+        let one = 1 &<< shift, fraction = one &- 1
+        let row0 = ya &>> shift, rowEnd = yb &>> shift
         let fy0 = ya & fraction, fy1 = yb & fraction
         if row0 == rowEnd {
             Self.hline(cells + row0 &* stride, xa, fy0, xb, fy1, dir, shift, row0, first, last)
@@ -303,7 +303,7 @@ final class CellRasterizer {
         }
         if dxAll == 0 {
             // Vertical: one cell per row, its area from the fixed x.
-            let ex = xa >> shift, twoFx = Int32(truncatingIfNeeded: (xa & fraction) &* 2)
+            let ex = xa &>> shift, twoFx = Int32(truncatingIfNeeded: (xa & fraction) &* 2)
             var row = row0
             var from = fy0
             while row < rowEnd || (row == rowEnd && fy1 > 0) {
@@ -321,7 +321,7 @@ final class CellRasterizer {
         // Every row boundary's x is the edge's own x there (`edgeX`), however the edge was cut
         // into bands: the first by one division, the others by a DDA seeded with the same
         // quotient and remainder.
-        let boundary = (row0 &+ 1) << shift &+ Int(top)
+        let boundary = (row0 &+ 1) &<< shift &+ Int(top)
         let p = (boundary &- ey0) &* dxAll, q = floorDivide(p, dyAll)
         var x = ex0 &+ q   // edgeX(at: boundary)
         Self.hline(cells + row0 &* stride, xa, fy0, x, one, dir, shift, row0, first, last)
@@ -344,8 +344,8 @@ final class CellRasterizer {
     private static func hline(_ line: UnsafeMutablePointer<Int32>, _ x1: Int, _ y1: Int, _ x2: Int, _ y2: Int, _ dir: Int32,
                        _ shift: Int, _ row: Int, _ first: ScratchView<Int32>, _ last: ScratchView<Int32>) {
         guard y2 > y1 else { return }
-        let one = 1 << shift, fraction = one &- 1
-        let ex1 = x1 >> shift, ex2 = x2 >> shift
+        let one = 1 &<< shift, fraction = one &- 1
+        let ex1 = x1 &>> shift, ex2 = x2 &>> shift
         let fx1 = x1 & fraction, fx2 = x2 & fraction
         @inline(__always) func add(_ ex: Int, _ cover: Int, _ area: Int) {
             let c = Int32(truncatingIfNeeded: cover) &* dir, a = Int32(truncatingIfNeeded: area) &* dir

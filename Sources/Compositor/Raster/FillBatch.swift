@@ -69,7 +69,7 @@ final class FillBatch {
         for b in 0...bands { counts[offsets + b] = 0 }
         let top = region.y - firstBand * rows   // region row 0 in the first band's rows
         @inline(__always) func bandRange(_ e: FixedEdge) -> (Int, Int) {
-            ((top + Int(e.y0) >> shift) / rows, (top + Int(e.y1 - 1) >> shift) / rows)
+            ((top + Int(e.y0) &>> shift) / rows, (top + Int(e.y1 - 1) &>> shift) / rows)
         }
         var total = 0
         for i in 0..<edges.count {

@@ -38,7 +38,7 @@ struct CoverageFold {
         } else {
             c = min(magnitude, UInt32(full))
         }
-        return ((c >> cut) &* scale &+ (1 << 23)) >> 24
+        return ((c &>> cut) &* scale &+ (1 << 23)) >> 24
     }
 
     /// `coverage` of four sums at once (integer lanes only: RASTER.md §3.5).
