@@ -82,6 +82,7 @@ extension Path {
         let r = rect.standardized
         guard !r.isNull, !r.isInfinite else { return }
         let scale = CGAffineTransform(a: r.width / 2, b: 0, c: 0, d: r.height / 2, tx: r.midX, ty: r.midY)
+        reserveRoom(for: 6)   // move, four cubics, close
         move(to: CGPoint(x: 1, y: 0).applying(scale).applying(transform))
         appendUnitArcCubics(start: 0, sweep: 2 * .pi, transform: scale.concatenating(transform))
         closeSubpath()
@@ -106,6 +107,7 @@ extension Path {
         // The epsilon keeps an exact quarter-turn multiple (4.0000000001 after rounding) from
         // asking for an extra segment.
         let count = max(1, Int((abs(sweep) / maximumArcSegmentSweep - 1e-9).rounded(.up)))
+        reserveRoom(for: count + 1)   // and the close that usually follows
         let step = sweep / Double(count)
         let k = 4.0 / 3.0 * tan(step / 4)
         var a0 = start

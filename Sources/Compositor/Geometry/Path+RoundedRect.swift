@@ -63,6 +63,8 @@ extension Path {
             return CGPoint(x: c.corner.x + dx * size.width, y: c.corner.y + dy * size.height).applying(transform)
         }
         func extent(_ i: Int) -> Double { cornerStyle(sizes[i]) == .continuous ? continuousCornerExtent : 1 }
+        // A move, four lines and four corners of up to `continuousCorner.count` cubics, a close.
+        reserveRoom(for: 6 + 4 * continuousCorner.count)
         move(to: point(3, 0, extent(3)))   // top edge, just after the top-left corner
         for i in 0..<4 {
             addLine(to: point(i, extent(i), 0))
@@ -86,6 +88,7 @@ extension Path {
     public mutating func addRect(_ rect: CGRect, transform: CGAffineTransform = .identity) {
         let r = rect.standardized
         guard !r.isNull, !r.isInfinite else { return }
+        reserveRoom(for: 5)
         move(to: CGPoint(x: r.minX, y: r.minY).applying(transform))
         addLine(to: CGPoint(x: r.maxX, y: r.minY).applying(transform))
         addLine(to: CGPoint(x: r.maxX, y: r.maxY).applying(transform))

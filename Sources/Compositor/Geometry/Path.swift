@@ -121,12 +121,18 @@ public struct Path: Hashable, Sendable {
     public mutating func addLines(_ points: [CGPoint]) {
         guard let first = points.first else { return }
         // Room for them all at once, and the close that usually follows (a stroke's outline is
-        // thousands of points: growing by doubling copied the elements again and again); still
-        // doubling when it grows, so many small calls stay linear.
-        let needed = elements.count + points.count + 1
-        if needed > elements.capacity { elements.reserveCapacity(max(needed, 2 * elements.capacity)) }
+        // thousands of points: growing by doubling copied the elements again and again).
+        reserveRoom(for: points.count + 1)
         move(to: first)
         for point in points.dropFirst() { addLine(to: point) }
+    }
+
+    /// Makes room for `count` more elements at once, still doubling the capacity when it grows
+    /// so that many small calls stay linear. A shape's builder calls it with its element count:
+    /// appending one by one reallocated a circle's array four times.
+    mutating func reserveRoom(for count: Int) {
+        let needed = elements.count + count
+        if needed > elements.capacity { elements.reserveCapacity(max(needed, 2 * elements.capacity)) }
     }
 
     /// Appends another path's elements, transformed.
