@@ -561,10 +561,55 @@ int raster_exact_crossings(const raster_strip_pieces *p, size_t *next, int64_t *
     return exact_crossings_avx2(p, next, pairs, budget, events, count, capacity);
 }
 
+// Segments inside a region to fixed-point edges (`CellRasterizer.add`): the Swift clip's
+// arithmetic for segments it keeps whole, four coordinates at a time (no fused multiply-adds
+// here either, so the products round as Swift's do).
+__attribute__((target("avx2")))
+static size_t fix_inside_segments_avx2(const double *segments, size_t count, double origin_x, double origin_y, double one,
+                                       double width, double height, raster_fixed_edge *out, size_t *written) {
+    const __m256d origin = _mm256_setr_pd(origin_x, origin_y, origin_x, origin_y);
+    const __m256d limit = _mm256_setr_pd(width, height, width, height);
+    const __m256d zero = _mm256_setzero_pd();
+    const __m256d scale = _mm256_set1_pd(one), half = _mm256_set1_pd(0.5);
+    size_t n = 0, i = 0;
+    for (; i < count; i++) {
+        const __m256d v = _mm256_sub_pd(_mm256_loadu_pd(segments + 4 * i), origin);
+        // Every end in [0, width] × [0, height] (false for NaN), else the Swift clip takes it.
+        const __m256d within = _mm256_and_pd(_mm256_cmp_pd(v, zero, _CMP_GE_OQ), _mm256_cmp_pd(v, limit, _CMP_LE_OQ));
+        if (_mm256_movemask_pd(within) != 0xF) break;
+        // v ≥ 0: truncating v · one + ½ rounds it, as `Int32(v * one + 0.5)` does.
+        const __m128i f = _mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(v, scale), half));
+        const int32_t fy0 = _mm_extract_epi32(f, 1), fy1 = _mm_extract_epi32(f, 3);
+        // Rounding keeps order, so the rounded heights give the direction; equal ones (a
+        // segment flat at fixed-point precision, or flat outright) add nothing.
+        const int down = fy0 < fy1;
+        const __m128i edge = down ? f : _mm_shuffle_epi32(f, _MM_SHUFFLE(1, 0, 3, 2));
+        // Both ends on the region's right side: nothing of it lies inside.
+        const int right = (_mm256_movemask_pd(_mm256_cmp_pd(v, limit, _CMP_GE_OQ)) & 0x5) == 0x5;
+        _mm_storeu_si128((__m128i *)&out[n].x0, edge);
+        out[n].dir = down ? 1 : -1;
+        n += (size_t)((fy0 != fy1) & !right);
+    }
+    *written = n;
+    return i;
+}
+
+ptrdiff_t raster_fix_inside_segments(const double *segments, size_t count, double origin_x, double origin_y, double one,
+                                     double width, double height, raster_fixed_edge *out, size_t *written) {
+    if (!has_avx2()) return -1;
+    return (ptrdiff_t)fix_inside_segments_avx2(segments, count, origin_x, origin_y, one, width, height, out, written);
+}
+
 #else
 
 int raster_kernels_use_avx2(int allowed) { (void)allowed; return 0; }
 int raster_kernels_avx2_in_use(void) { return 0; }
+ptrdiff_t raster_fix_inside_segments(const double *segments, size_t count, double origin_x, double origin_y, double one,
+                                     double width, double height, raster_fixed_edge *out, size_t *written) {
+    (void)segments; (void)count; (void)origin_x; (void)origin_y; (void)one; (void)width; (void)height; (void)out;
+    (void)written;
+    return -1;
+}
 int raster_exact_crossings(const raster_strip_pieces *p, size_t *next, int64_t *pairs, int64_t budget,
                            raster_crossing *events, size_t *count, size_t capacity) {
     (void)p; (void)next; (void)pairs; (void)budget; (void)events; (void)count; (void)capacity;

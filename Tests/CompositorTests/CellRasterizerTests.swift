@@ -339,6 +339,60 @@ import Testing
         #expect(!simple(many))
     }
 
+    /// Segments inside the region become fixed-point edges in C (`raster_fix_inside_segments`)
+    /// exactly as the Swift clip makes them: the same edges, in the same order, with AVX2 and
+    /// without, at both precisions. The segments mix ends inside, on the region's sides and
+    /// corners, outside it on every side, flat ones, ones flat only once rounded, and vertical
+    /// ones on the right side (which cover nothing inside and are dropped).
+    @Test(.serialized, arguments: [cellShiftSimple, cellShiftFast]) func insideSegmentsConvertTheSameInC(shift: Int) throws {
+        let width = 57, height = 31
+        var g = SceneLCG(seed: UInt32(shift))
+        let origin = (x: 3.25, y: -2.0)
+        func coordinate(_ extent: Int, _ offset: Double) -> Double {
+            switch g.next() % 8 {
+            case 0: return offset   // the region's left or top side
+            case 1: return offset + Double(extent)   // its right or bottom side
+            case 2: return offset - 1 - g.u() * 5   // outside, before it
+            case 3: return offset + Double(extent) + g.u() * 5   // outside, after it
+            default: return offset + g.u() * Double(extent)
+            }
+        }
+        var segments: [Double] = []
+        for k in 0..<4000 {
+            // Two in three inside, as a path's flattening mostly gives them.
+            var e = k % 3 == 0
+                ? [coordinate(width, origin.x), coordinate(height, origin.y), coordinate(width, origin.x), coordinate(height, origin.y)]
+                : [origin.x + g.u() * Double(width), origin.y + g.u() * Double(height),
+                   origin.x + g.u() * Double(width), origin.y + g.u() * Double(height)]
+            switch k % 10 {
+            case 0: e[3] = e[1]   // flat
+            case 1: e[3] = e[1] + 1e-5   // flat once rounded to 2⁻¹² or 2⁻¹⁰ px
+            case 2: e[2] = e[0]   // vertical
+            default: break
+            }
+            segments += e
+        }
+        // Vertical segments on the right side, inside in y.
+        segments += [origin.x + Double(width), origin.y + 3, origin.x + Double(width), origin.y + 9]
+        func edges(avx2: Bool) -> [[Int32]] {
+            withAVX2(avx2) { _ in
+                let cells = CellRasterizer()
+                cells.begin(width: width, height: height, shift: shift)
+                segments.withUnsafeBufferPointer { cells.add(segments: $0, origin: origin) }
+                let e = cells.edgeView
+                return (0..<e.count).map { [e[$0].x0, e[$0].y0, e[$0].x1, e[$0].y1, e[$0].dir] }
+            }
+        }
+        let inC = edges(avx2: true), inSwift = edges(avx2: false)
+        #expect(inC.count > 2000)
+        #expect(inC.count == inSwift.count)
+        let first = (0..<min(inC.count, inSwift.count)).first { inC[$0] != inSwift[$0] }
+        #expect(first == nil, "edge \(first ?? 0): \(first.map { inC[$0] } ?? []) in C, \(first.map { inSwift[$0] } ?? []) in Swift")
+        // The right side's vertical segment is dropped both ways.
+        let right = Int32(width << shift)
+        #expect(!inC.contains { $0[0] == right && $0[2] == right })
+    }
+
     /// The fused compositor against pixman: the same coverage (the cells' mask) composited
     /// by pixman's OVER through an A8 image gives the same bytes as `Canvas.fill`, on random
     /// backgrounds, colours, opacities and both 8-bit formats. pixman's arithmetic is

@@ -106,8 +106,25 @@ int raster_exact_crossings(const raster_strip_pieces *p, size_t *next, int64_t *
 int raster_count_left(const raster_strip_pieces *p, size_t count, double x, double y, double slope, int32_t self,
                       int32_t partner, int32_t *winding);
 
+/// A fixed-point edge of the cell rasterizer (`FixedEdge`): top end first, `dir` its winding.
+typedef struct {
+    int32_t x0, y0, x1, y1, dir;
+} raster_fixed_edge;
+
+/// Converts segments lying inside a region to fixed-point edges (`CellRasterizer.add`), with
+/// AVX2: segment i is `segments[4i ..< 4i + 4]` (x0, y0, x1, y1, device pixels), moved by
+/// −(`origin_x`, `origin_y`). Each end becomes ⌊v · `one` + ½⌋ (v ≥ 0), ends ordered top
+/// first with `dir` +1 where the segment ran down, −1 up; segments whose rounded ends share a
+/// height, or with both ends at x ≥ `width`, are dropped. The same edges, bit for bit, as the
+/// Swift clip of segments inside the region. Stops before the first segment with an end
+/// outside [0, `width`] × [0, `height`] (or not a number): returns how many segments it took
+/// (`*written`: the edges stored in `out`, which has room for one per segment), or −1
+/// (touching nothing) where AVX2 is missing or disabled.
+ptrdiff_t raster_fix_inside_segments(const double *segments, size_t count, double origin_x, double origin_y, double one,
+                                     double width, double height, raster_fixed_edge *out, size_t *written);
+
 /// Whether `raster_blend_constant`, `raster_composite_layer`, `raster_blend_mask_rows`, `raster_walk_band_solid`,
-/// `raster_exact_crossings` and `raster_count_left` may use AVX2 (when the CPU has it); for tests that check
+/// `raster_exact_crossings`, `raster_count_left` and `raster_fix_inside_segments` may use AVX2 (when the CPU has it); for tests that check
 /// both paths give the same bytes. Returns whether AVX2 is used from now on.
 int raster_kernels_use_avx2(int allowed);
 

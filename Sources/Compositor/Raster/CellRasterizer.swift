@@ -1,3 +1,4 @@
+import CRasterKernels
 import Foundation
 
 /// Fixed-point bits per pixel of the cell rasterizer for paths proven single-wound: 19.12.
@@ -19,13 +20,11 @@ let cellMaximumExtent = 1 << 19
 /// cells stay in L2 while its pixels are composited (RASTER.md §3.2: Blend2D's band rule).
 let cellBandBytes = 1 << 18
 
-/// One flattened edge in region-local fixed point (`CellRasterizer.shift` bits), top end first.
-struct FixedEdge {
-    var x0: Int32, y0: Int32, x1: Int32, y1: Int32
-    /// +1 where the segment ran down (y growing), −1 where it ran up; a line drawn several
-    /// times at once has that weight instead (`LineSink.line(_:_:_:_:weight:)`).
-    var dir: Int32
-}
+/// One flattened edge in region-local fixed point (`CellRasterizer.shift` bits), top end first:
+/// x0, y0, x1, y1, and `dir`, +1 where the segment ran down (y growing), −1 where it ran up;
+/// a line drawn several times at once has that weight instead
+/// (`LineSink.line(_:_:_:_:weight:)`). The C kernels' struct, so they can write edges.
+typealias FixedEdge = raster_fixed_edge
 
 /// A region's cells, every row, for edges drawn as they are made (`CellRasterizer.directLines`).
 struct CellLines {
@@ -120,11 +119,33 @@ final class CellRasterizer {
         var local = ScratchBuffer<FixedEdge>(capacity: 1)
         swap(&local, &edges)
         let clip = EdgeClip(width: Double(width), height: Double(height), one: Double(one))
+        let total = segments.count / 4
         var i = 0
-        while i + 3 < segments.count {
-            clip.add(segments[i] - origin.x, segments[i + 1] - origin.y, segments[i + 2] - origin.x, segments[i + 3] - origin.y,
-                     to: &local)
-            i += 4
+        // (Without AVX2, or with the kernels switched off, the kernel declines at once.)
+        var kernel = true
+        while i < total {
+            // Segments inside the region in C (the same edges), up to the first that is not.
+            if kernel, let base = segments.baseAddress {
+                local.reserve(local.count + total - i)
+                var written = 0
+                let taken = raster_fix_inside_segments(base + 4 * i, total - i, origin.x, origin.y, Double(one), Double(width),
+                                                       Double(height), local.base + local.count, &written)
+                if taken < 0 {
+                    kernel = false
+                } else {
+                    local.resize(count: local.count + written)
+                    i += taken
+                }
+            }
+            // The Swift clip for the segment the kernel stopped at and a few after it (a path
+            // crossing the region's sides often has runs of them), or for all without it.
+            let end = kernel ? min(total, i + 8) : total
+            while i < end {
+                let s = 4 * i
+                clip.add(segments[s] - origin.x, segments[s + 1] - origin.y, segments[s + 2] - origin.x, segments[s + 3] - origin.y,
+                         to: &local)
+                i += 1
+            }
         }
         swap(&local, &edges)
     }
