@@ -72,19 +72,26 @@ private func statusCode(_ response: String) -> Int? {
         #expect(unchanged.hasSuffix(#"{"version":1}"#))
         #expect(Date().timeIntervalSince(start) >= 0.45, "held until the timeout")
 
+        #expect(running.stop())
+
+        // A waiter is answered when a page is published. Its own timeout is long here, so only
+        // the publish can answer it within the 5 s this test waits (a 0.3 s wait against a
+        // 0.5 s timeout failed once while the whole test run shared two cores).
+        limits.waitSeconds = 30
+        let waiting = try Running(limits: limits)
         nonisolated(unsafe) var answer = ""
         let answered = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            answer = Loopback.exchange(port, "GET /wait?version=1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            answer = Loopback.exchange(waiting.server.port, "GET /wait?version=1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
             answered.signal()
         }
         Thread.sleep(forTimeInterval: 0.1)
-        running.server.publish { "<body data-version=\"\($0)\">" }
-        #expect(answered.wait(timeout: .now() + 0.3) == .success, "answered on publish, before the 0.5 s timeout")
+        waiting.server.publish { "<body data-version=\"\($0)\">" }
+        #expect(answered.wait(timeout: .now() + 5) == .success, "answered on publish, long before the 30 s timeout")
         #expect(answer.hasSuffix(#"{"version":2}"#))
         // A stale version is answered at once.
-        #expect(Loopback.exchange(port, "GET /wait?version=1 HTTP/1.1\r\nHost: localhost\r\n\r\n").hasSuffix(#"{"version":2}"#))
-        #expect(running.stop())
+        #expect(Loopback.exchange(waiting.server.port, "GET /wait?version=1 HTTP/1.1\r\nHost: localhost\r\n\r\n").hasSuffix(#"{"version":2}"#))
+        #expect(waiting.stop())
     }
 
     /// A client that sends nothing holds its connection only for the read timeout; connections
