@@ -59,7 +59,7 @@ struct EdgeBuilder: PolylineSink, ~Copyable {
         let (dx, dy) = perturbation(&vertex)
         let px = x + dx, py = y + dy
         if py != ly {
-            flat.append(lx); flat.append(ly); flat.append(px); flat.append(py)
+            flat.append(lx, ly, px, py)
             contours.append(contour)
         }
         lx = px; ly = py
@@ -68,7 +68,7 @@ struct EdgeBuilder: PolylineSink, ~Copyable {
     @inline(__always) mutating func close(explicit: Bool) {
         shape.close()
         if sy != ly {
-            flat.append(lx); flat.append(ly); flat.append(sx); flat.append(sy)
+            flat.append(lx, ly, sx, sy)
             contours.append(contour)
         }
         lx = sx; ly = sy

@@ -28,6 +28,14 @@ struct ScratchBuffer<Element: BitwiseCopyable>: ~Copyable {
         count += 1
     }
 
+    /// Appends four elements with one check for room (a segment's x0, y0, x1, y1).
+    @inline(__always) mutating func append(_ a: Element, _ b: Element, _ c: Element, _ d: Element) {
+        if count + 4 > capacity { grow(to: max(capacity * 2, count + 4)) }
+        let p = base + count
+        p[0] = a; p[1] = b; p[2] = c; p[3] = d
+        count += 4
+    }
+
     @inline(__always) mutating func removeAll() { count = 0 }
 
     /// Sets the count to `n`, every element to `value`.
