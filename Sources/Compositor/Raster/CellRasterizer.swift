@@ -126,7 +126,11 @@ final class CellRasterizer {
         while i < total {
             // Segments inside the region in C (the same edges), up to the first that is not.
             if kernel, let base = segments.baseAddress {
-                local.reserve(local.count + total - i)
+                // Room for one edge a segment left; doubling, since the Swift clip may have
+                // added up to three pieces a segment since the last call (growing by just what
+                // is needed would copy the edges again at every call).
+                let needed = local.count + total - i
+                if needed > local.capacity { local.reserve(max(needed, 2 * local.capacity)) }
                 var written = 0
                 let taken = raster_fix_inside_segments(base + 4 * i, total - i, origin.x, origin.y, Double(one), Double(width),
                                                        Double(height), local.base + local.count, &written)
