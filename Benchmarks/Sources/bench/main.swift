@@ -58,7 +58,7 @@ while !args.isEmpty {
         options.profile = args.removeFirst()
         if let n = args.first.flatMap(Int.init) { options.runs = n; args.removeFirst() }
     case "-h", "--help":
-        print("usage: bench [--quick] [--runs N] [--scenes NAME,NAME] [--json PATH] [--dump DIR] [--profile SCENE|text-page[-anew|-relaid|-draw]|text-labels[-anew|-relaid|-draw]|text-shaping [FRAMES]] [--reference all|SCENE,SCENE] [--threads N] [--malloc keep|default]")
+        print("usage: bench [--quick] [--runs N] [--scenes NAME,NAME] [--json PATH] [--dump DIR] [--profile SCENE|waveform-N|S4-nz-N|S4-eo-N|text-page[-anew|-relaid|-draw]|text-labels[-anew|-relaid|-draw]|text-shaping [FRAMES]] [--reference all|SCENE,SCENE] [--threads N] [--malloc keep|default]")
         exit(0)
     default:
         FileHandle.standardError.write(Data("bench: unknown argument '\(a)'\n".utf8))
@@ -166,6 +166,25 @@ if let name = options.profile,
     print(String(format: "%@: median %.3f ms over %d warm frames", name, median(times), options.runs))
     print("last frame's phases (ms):", renderer.lastStats.phasesMs.sorted { $0.key < $1.key }
         .map { "\($0.key) \(String(format: "%.3f", $0.value))" }.joined(separator: ", "))
+    exit(0)
+}
+
+if let name = options.profile, name.hasPrefix("waveform-") || name.hasPrefix("S4-nz-") || name.hasPrefix("S4-eo-"),
+   let size = Int(name.split(separator: "-").last ?? "") {
+    // A scene of the scaling series, drawn directly on the threads asked for, as the series
+    // draws it on one: --profile waveform-80000, --profile S4-nz-4000.
+    let scene = name.hasPrefix("waveform-") ? waveformScene(samples: size)
+        : ReferenceScene.s4(fillRule: name.hasPrefix("S4-nz") ? .nonZero : .evenOdd, curves: size)
+    let engine = try ReferenceRenderer(width: scene.width, height: scene.height)
+    engine.rasterizer.threads = benchThreads
+    var times: [Double] = []
+    for _ in 0..<options.runs {
+        let t0 = now()
+        try engine.render(scene)
+        times.append(ms(now() - t0))
+    }
+    print(String(format: "%@: median %.3f ms over %d frames, %d crossings", name, median(times), options.runs,
+                 engine.rasterizer.crossings / max(1, options.runs)))
     exit(0)
 }
 
