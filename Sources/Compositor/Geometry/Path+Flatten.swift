@@ -251,8 +251,34 @@ extension Path {
         segmentCount(transform: transform, tolerance: tolerance, below: magnitude)
     }
 
+    /// `flattenedSegmentCount`, and whether the path's control polygons (each subpath's ends
+    /// and control points in order, closed as a fill closes it) pass `ContourShapeCheck`, all
+    /// mapped by `transform`, in one pass.
+    ///
+    /// When they pass, the flattened path passes too, and the rasterizer knows before
+    /// flattening that accumulation alone is exact (`Rasterizer.rasterize`). A Bézier curve
+    /// turns no more often than its control polygon (the variation-diminishing property), so
+    /// polygons turning one way with at most two changes of vertical and horizontal direction
+    /// (convex) hold convex curves, and vertices on those curves make convex polygons; each
+    /// curve lies inside its control points' bounding box, so disjoint boxes stay disjoint.
+    /// (The balancing of `flatten` moves vertices outwards by at most ⅔ of the tolerance, a
+    /// sliver of the pixel the check's boxes are padded with, and less than the curve falls
+    /// below the tangent over the neighbouring step, so corners keep turning the same way.)
+    func flattenedSegmentCountAndShape(transform: CGAffineTransform, tolerance: Double) -> (count: Int, convex: Bool) {
+        var shape: ContourShapeCheck? = ContourShapeCheck()
+        let count = segmentCount(transform: transform, tolerance: tolerance, below: nil, shape: &shape)!
+        return (count, shape!.simple)
+    }
+
     @inline(__always)
     private func segmentCount(transform t: CGAffineTransform, tolerance: Double, below magnitude: Double?) -> Int? {
+        var none: ContourShapeCheck? = nil
+        return segmentCount(transform: t, tolerance: tolerance, below: magnitude, shape: &none)
+    }
+
+    @inline(__always)
+    private func segmentCount(transform t: CGAffineTransform, tolerance: Double, below magnitude: Double?,
+                              shape: inout ContourShapeCheck?) -> Int? {
         let limit = magnitude ?? 0
         var inside = true
         @inline(__always) func map(_ p: CGPoint) -> (Double, Double) {
@@ -262,24 +288,43 @@ extension Path {
         }
         var count = 0
         var cx = 0.0, cy = 0.0
+        var open = false
         for element in elements {
             switch element {
-            case .move(let p): (cx, cy) = map(p); count &+= 1   // its subpath's closing line
-            case .line(let p): (cx, cy) = map(p); count &+= 1
+            case .move(let p):
+                (cx, cy) = map(p); count &+= 1   // its subpath's closing line
+                if shape != nil {
+                    if open { shape!.close() }
+                    shape!.move(cx, cy)
+                    open = true
+                }
+            case .line(let p):
+                (cx, cy) = map(p); count &+= 1
+                shape?.line(cx, cy)
             case .quadCurve(let p, let c):
                 let (x1, y1) = map(c), (x2, y2) = map(p)
                 count &+= flatteningSegmentCount(secondDerivativeBound: quadraticSecondDerivativeBound(cx, cy, x1, y1, x2, y2),
                                                  tolerance: tolerance)
+                shape?.line(x1, y1)
+                shape?.line(x2, y2)
                 (cx, cy) = (x2, y2)
             case .curve(let p, let c1, let c2):
                 let (x1, y1) = map(c1), (x2, y2) = map(c2), (x3, y3) = map(p)
                 count &+= flatteningSegmentCount(secondDerivativeBound: cubicSecondDerivativeBound(cx, cy, x1, y1, x2, y2, x3, y3),
                                                  tolerance: tolerance)
+                shape?.line(x1, y1)
+                shape?.line(x2, y2)
+                shape?.line(x3, y3)
                 (cx, cy) = (x3, y3)
-            case .closeSubpath: break
+            case .closeSubpath:
+                if shape != nil, open {
+                    shape!.close()
+                    open = false
+                }
             }
             if count < 0 { count = .max; break }
         }
+        if shape != nil, open { shape!.close() }
         return inside ? count : nil
     }
 }

@@ -75,6 +75,43 @@ struct EdgeBuilder: PolylineSink, ~Copyable {
     }
 }
 
+/// `EdgeBuilder` for a path whose control polygons passed the shape check before flattening
+/// (`Path.flattenedSegmentCountAndShape`): the same edges, bounds and finiteness, without what
+/// only the exact tier reads (each vertex's perturbation, each edge's contour) and without
+/// checking the shape again. Those were more than half of flattening a circle or a rounded
+/// rectangle (S3-1k: 17.9 M of its 99 M instructions a frame went to flattening, 6.8 M without).
+struct ConvexEdgeBuilder: PolylineSink, ~Copyable {
+    /// x0, y0, x1, y1 per edge.
+    var flat = ScratchBuffer<Double>(capacity: 1)
+    var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+    /// The subpath's start and the last point.
+    var sx = 0.0, sy = 0.0, lx = 0.0, ly = 0.0
+    var finite = true
+
+    @inline(__always) mutating func moveTo(_ x: Double, _ y: Double) {
+        minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+        sx = x; sy = y; lx = x; ly = y
+    }
+
+    @inline(__always) mutating func lineTo(_ x: Double, _ y: Double) {
+        if !(x.isFinite && y.isFinite) { finite = false; return }
+        minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+        if y != ly { flat.append(lx, ly, x, y) }
+        lx = x; ly = y
+    }
+
+    @inline(__always) mutating func close(explicit: Bool) {
+        if sy != ly { flat.append(lx, ly, sx, sy) }
+        lx = sx; ly = sy
+    }
+}
+
+/// The coarsest flattening tolerance at which a path whose control polygons are convex skips
+/// the shape check (`ConvexEdgeBuilder`): balancing moves a vertex outwards by ⅔ of the
+/// tolerance at most, 0.17 px here, well inside the pixel of padding the check keeps between
+/// contours' boxes. Coarser fills are checked after flattening, as any other path.
+let convexShortcutTolerance = 0.25
+
 /// The most edges a path may have to join a batch of fills on one thread (`Rasterizer.drawCells`).
 let batchedEdgesOnOneThread = 8192
 
@@ -152,6 +189,11 @@ public final class Rasterizer {
     public private(set) var coveragePixels = 0
     /// Paths whose coverage came from the cell rasterizer (statistics, tests).
     private(set) var cellPaths = 0
+    /// Of those, paths known convex before flattening (`ConvexEdgeBuilder`; tests).
+    private(set) var convexPaths = 0
+    /// Whether a path whose control polygons pass the shape check is drawn without checking
+    /// its flattened edges (`ConvexEdgeBuilder`); tests turn it off to compare.
+    var checksControlPolygons = true
     /// Rows resolved region by region because several chains shared a pixel (statistics).
     public private(set) var exactRows = 0
     /// Of those, rows of strips so crowded with crossing edges that their coverage was
@@ -236,9 +278,16 @@ public final class Rasterizer {
         // Drawn or recorded now: after the fills recorded whole before it.
         if pendingCount > 0 { try flushBatch() }
         let tolerance = tolerance.isFinite && tolerance > 0 ? max(tolerance, 1e-4) : flatteningTolerance
-        let segmentCount = path.flattenedSegmentCount(transform: transform, tolerance: tolerance)
+        let (segmentCount, convex) = path.flattenedSegmentCountAndShape(transform: transform, tolerance: tolerance)
         guard segmentCount <= maximumSegments else {
             throw RasterError.tooManySegments(count: segmentCount, limit: maximumSegments)
+        }
+        // Known convex before flattening: drawn by the cells without the exact tier's
+        // preparations (a region too large for the cells goes the general way below).
+        if convex, usesCells, checksControlPolygons, tolerance <= convexShortcutTolerance,
+           try rasterizeConvex(path, transform: transform, fillRule: fillRule, clip: clip, opacity: opacity,
+                               tolerance: tolerance, solid: solid, gradient: gradient, emit: emit) {
+            return
         }
         // Flattened into the rasterizer's scratch buffers, moved into locals and back: no
         // copy-on-write or exclusivity check per append (an Array's were a third of the cost
@@ -257,16 +306,8 @@ public final class Rasterizer {
             throw RasterError.nonFiniteGeometry(element: firstNonFiniteElement(path, transform))
         }
         let (flat, flatContours, shape) = (edges.flat.buffer, edges.contours.buffer, edges.shape)
-        let (minX, minY, maxX, maxY) = (edges.minX, edges.minY, edges.maxX, edges.maxY)
-        guard flat.count > 0, opacity > 0 else { return }
-
-        // Device bounds of the path, in whole pixels, intersected with the clip. Coordinates
-        // beyond the clip are clamped before conversion, so enormous values cannot overflow.
-        func clampedFloor(_ v: Double, _ lo: Int, _ hi: Int) -> Int { Int(min(Double(hi), max(Double(lo), v.rounded(.down)))) }
-        func clampedCeil(_ v: Double, _ lo: Int, _ hi: Int) -> Int { Int(min(Double(hi), max(Double(lo), v.rounded(.up)))) }
-        let x0 = clampedFloor(minX, clip.x, clip.maxX), x1 = clampedCeil(maxX, clip.x, clip.maxX)
-        let y0 = clampedFloor(minY, clip.y, clip.maxY), y1 = clampedCeil(maxY, clip.y, clip.maxY)
-        guard x1 > x0, y1 > y0 else { return }
+        guard flat.count > 0, opacity > 0,
+              let (x0, y0, x1, y1) = deviceRegion(edges.minX, edges.minY, edges.maxX, edges.maxY, clip: clip) else { return }
         let width = x1 - x0
         let cellsFit = usesCells && width < cellMaximumExtent && y1 - y0 < cellMaximumExtent
         if cellsFit, coverageQuality == .fast || shape.simple {
@@ -315,6 +356,42 @@ public final class Rasterizer {
             try emit(mask, maskStride, PixelRect(x: x0, y: top, width: width, height: bandRows))
             top += bandRows
         }
+    }
+
+    /// Device bounds of a path, in whole pixels, intersected with the clip (nil: nothing left).
+    /// Coordinates beyond the clip are clamped before conversion, so enormous values cannot
+    /// overflow.
+    private func deviceRegion(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double,
+                              clip: PixelRect) -> (Int, Int, Int, Int)? {
+        func clampedFloor(_ v: Double, _ lo: Int, _ hi: Int) -> Int { Int(min(Double(hi), max(Double(lo), v.rounded(.down)))) }
+        func clampedCeil(_ v: Double, _ lo: Int, _ hi: Int) -> Int { Int(min(Double(hi), max(Double(lo), v.rounded(.up)))) }
+        let x0 = clampedFloor(minX, clip.x, clip.maxX), x1 = clampedCeil(maxX, clip.x, clip.maxX)
+        let y0 = clampedFloor(minY, clip.y, clip.maxY), y1 = clampedCeil(maxY, clip.y, clip.maxY)
+        return x1 > x0 && y1 > y0 ? (x0, y0, x1, y1) : nil
+    }
+
+    /// `rasterize` of a path whose control polygons are convex (`ConvexEdgeBuilder`): flattened
+    /// and drawn by the cells at their single-wound precision. Returns false, having drawn
+    /// nothing, when its region is too large for the cells.
+    private func rasterizeConvex(_ path: Path, transform: CGAffineTransform, fillRule: FillRule, clip: PixelRect,
+                                 opacity: Double, tolerance: Double, solid: SolidTarget?, gradient: GradientTarget?,
+                                 emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws -> Bool {
+        var edges = ConvexEdgeBuilder()
+        swap(&edges.flat, &flatSegments)
+        defer { swap(&edges.flat, &flatSegments) }
+        edges.flat.removeAll()
+        path.flatten(transform: transform, tolerance: tolerance, balanced: true, into: &edges)
+        guard edges.finite, edges.sx.isFinite, edges.sy.isFinite else {
+            throw RasterError.nonFiniteGeometry(element: firstNonFiniteElement(path, transform))
+        }
+        let flat = edges.flat.buffer
+        guard flat.count > 0, opacity > 0,
+              let (x0, y0, x1, y1) = deviceRegion(edges.minX, edges.minY, edges.maxX, edges.maxY, clip: clip) else { return true }
+        guard x1 - x0 < cellMaximumExtent, y1 - y0 < cellMaximumExtent else { return false }
+        convexPaths += 1
+        try rasterizeCells(flat, region: PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), fillRule: fillRule,
+                           opacity: opacity, shift: cellShiftSimple, solid: solid, gradient: gradient, emit: emit)
+        return true
     }
 
     /// The fast tier: `segments` (device pixels) accumulated in integer cells band by band
@@ -696,6 +773,7 @@ public final class Rasterizer {
                 b.batch.removeAll()
                 coveragePixels += b.coveragePixels; b.coveragePixels = 0
                 cellPaths += b.cellPaths; b.cellPaths = 0
+                convexPaths += b.convexPaths; b.convexPaths = 0
                 exactRows += b.exactRows; b.exactRows = 0
                 sampledRows += b.sampledRows; b.sampledRows = 0
                 crossings += b.crossings; b.crossings = 0
@@ -765,6 +843,7 @@ public final class Rasterizer {
         for b in chosen {
             b.batch.begin(target)
             b.maximumSegments = maximumSegments
+            b.checksControlPolygons = checksControlPolygons
         }
         return chosen
     }
