@@ -442,6 +442,49 @@ import Testing
         #expect(passed > 300, "\(passed) of 400 passed the control-polygon check")
     }
 
+    /// Paths of lines only are their own control polygons: the verdict before flattening is
+    /// the verdict after, so the rasterizer does not check again where the first failed.
+    /// Random polygons (convex ones, stars, zigzags) and stroke outlines of random cubics.
+    @Test func polygonsGetTheSameVerdictBeforeAndAfterFlattening() {
+        var g = SceneLCG(seed: 13)
+        var verdicts = [0, 0]
+        for k in 0..<300 {
+            let path: Path
+            switch k % 3 {
+            case 0:
+                let n = 3 + Int(g.u() * 20), spikes = g.u() < 0.5
+                path = Path { p in
+                    p.addLines((0..<n).map { i in
+                        let a = Double(i) * 2 * .pi / Double(n), r = spikes && i % 2 == 1 ? 20 + g.u() * 30 : 50.0
+                        return CGPoint(x: 100 + r * cos(a), y: 100 + r * sin(a))
+                    })
+                    p.closeSubpath()
+                }
+            case 1:
+                path = Path { p in
+                    p.addLines((0..<(3 + Int(g.u() * 10))).map { _ in CGPoint(x: g.u() * 200, y: g.u() * 200) })
+                    p.closeSubpath()
+                }
+            default:
+                let curve = Path { p in
+                    p.move(to: CGPoint(x: g.u() * 200, y: g.u() * 200))
+                    p.addCurve(to: CGPoint(x: g.u() * 200, y: g.u() * 200), control1: CGPoint(x: g.u() * 200, y: g.u() * 200),
+                               control2: CGPoint(x: g.u() * 200, y: g.u() * 200))
+                }
+                path = curve.strokedPath(StrokeStyle(lineWidth: 1 + g.u() * 8))
+            }
+            let before = path.flattenedSegmentCountAndShape(transform: .identity, tolerance: flatteningTolerance)
+            #expect(!before.curves)
+            var check = ContourShapeCheck()
+            path.flatten(tolerance: flatteningTolerance, balanced: true, moveTo: { check.move($0, $1) },
+                         lineTo: { check.line($0, $1) }, close: { _ in check.close() })
+            #expect(before.convex == check.simple, "path \(k)")
+            verdicts[check.simple ? 1 : 0] += 1
+        }
+        // Both verdicts occur.
+        #expect(verdicts[0] > 50 && verdicts[1] > 50, "\(verdicts)")
+    }
+
     /// Paths known convex before flattening draw what the shape check after flattening lets
     /// the cells draw: within one level (the exact tier's vertex perturbation, which the
     /// shortcut leaves out, moves a fixed-point vertex by one step now and then).

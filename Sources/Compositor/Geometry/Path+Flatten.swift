@@ -264,21 +264,26 @@ extension Path {
     /// (The balancing of `flatten` moves vertices outwards by at most ⅔ of the tolerance, a
     /// sliver of the pixel the check's boxes are padded with, and less than the curve falls
     /// below the tangent over the neighbouring step, so corners keep turning the same way.)
-    func flattenedSegmentCountAndShape(transform: CGAffineTransform, tolerance: Double) -> (count: Int, convex: Bool) {
-        var shape: ContourShapeCheck? = ContourShapeCheck()
-        let count = segmentCount(transform: transform, tolerance: tolerance, below: nil, shape: &shape)!
-        return (count, shape!.simple)
+    ///
+    /// `curves`: whether the path has a curve. Without one, the flattened polygons are the
+    /// control polygons, and a failed check fails again on them.
+    func flattenedSegmentCountAndShape(transform: CGAffineTransform, tolerance: Double) -> (count: Int, convex: Bool, curves: Bool) {
+        var shape = ContourShapeCheck()
+        let count = segmentCount(transform: transform, tolerance: tolerance, below: nil, checking: true, shape: &shape)!
+        return (count, shape.simple, shape.curves)
     }
 
     @inline(__always)
     private func segmentCount(transform t: CGAffineTransform, tolerance: Double, below magnitude: Double?) -> Int? {
-        var none: ContourShapeCheck? = nil
-        return segmentCount(transform: t, tolerance: tolerance, below: magnitude, shape: &none)
+        var unused = ContourShapeCheck()
+        return segmentCount(transform: t, tolerance: tolerance, below: magnitude, checking: false, shape: &unused)
     }
 
+    /// With `checking`, the control polygons go to `shape` until it fails (a stroke's outline
+    /// of thousands of points fails within its first turn back: the rest costs a test each).
     @inline(__always)
     private func segmentCount(transform t: CGAffineTransform, tolerance: Double, below magnitude: Double?,
-                              shape: inout ContourShapeCheck?) -> Int? {
+                              checking: Bool, shape: inout ContourShapeCheck) -> Int? {
         let limit = magnitude ?? 0
         var inside = true
         @inline(__always) func map(_ p: CGPoint) -> (Double, Double) {
@@ -293,38 +298,48 @@ extension Path {
             switch element {
             case .move(let p):
                 (cx, cy) = map(p); count &+= 1   // its subpath's closing line
-                if shape != nil {
-                    if open { shape!.close() }
-                    shape!.move(cx, cy)
+                if checking && shape.simple {
+                    if open { shape.close() }
+                    shape.move(cx, cy)
                     open = true
                 }
             case .line(let p):
                 (cx, cy) = map(p); count &+= 1
-                shape?.line(cx, cy)
+                if checking && shape.simple { shape.line(cx, cy) }
             case .quadCurve(let p, let c):
                 let (x1, y1) = map(c), (x2, y2) = map(p)
                 count &+= flatteningSegmentCount(secondDerivativeBound: quadraticSecondDerivativeBound(cx, cy, x1, y1, x2, y2),
                                                  tolerance: tolerance)
-                shape?.line(x1, y1)
-                shape?.line(x2, y2)
+                if checking {
+                    shape.curves = true
+                    if shape.simple {
+                        shape.line(x1, y1)
+                        shape.line(x2, y2)
+                    }
+                }
                 (cx, cy) = (x2, y2)
             case .curve(let p, let c1, let c2):
                 let (x1, y1) = map(c1), (x2, y2) = map(c2), (x3, y3) = map(p)
                 count &+= flatteningSegmentCount(secondDerivativeBound: cubicSecondDerivativeBound(cx, cy, x1, y1, x2, y2, x3, y3),
                                                  tolerance: tolerance)
-                shape?.line(x1, y1)
-                shape?.line(x2, y2)
-                shape?.line(x3, y3)
+                if checking {
+                    shape.curves = true
+                    if shape.simple {
+                        shape.line(x1, y1)
+                        shape.line(x2, y2)
+                        shape.line(x3, y3)
+                    }
+                }
                 (cx, cy) = (x3, y3)
             case .closeSubpath:
-                if shape != nil, open {
-                    shape!.close()
+                if checking && shape.simple && open {
+                    shape.close()
                     open = false
                 }
             }
             if count < 0 { count = .max; break }
         }
-        if shape != nil, open { shape!.close() }
+        if checking && shape.simple && open { shape.close() }
         return inside ? count : nil
     }
 }

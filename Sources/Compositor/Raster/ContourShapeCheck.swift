@@ -19,6 +19,9 @@ struct ContourShapeCheck {
     static let maximumContours = 8
 
     private(set) var simple = true
+    /// Whether the polygon checked was a path's control polygon holding a curve (set by
+    /// `Path.flattenedSegmentCountAndShape`).
+    var curves = false
     private var boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] = []
     private var startX = 0.0, startY = 0.0, lastX = 0.0, lastY = 0.0
     private var firstDX = 0.0, firstDY = 0.0, previousDX = 0.0, previousDY = 0.0
@@ -28,7 +31,9 @@ struct ContourShapeCheck {
     private var firstXSign = 0, lastXSign = 0, xChanges = 0
     private var minX = 0.0, minY = 0.0, maxX = 0.0, maxY = 0.0
 
-    init() { boxes.reserveCapacity(Self.maximumContours) }
+    /// (No room reserved for the boxes: the rasterizer makes one for every path it counts,
+    /// and most have one contour.)
+    init() {}
 
     /// Starts a contour at (x, y).
     @inline(__always)

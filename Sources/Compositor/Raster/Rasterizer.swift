@@ -44,10 +44,14 @@ struct EdgeBuilder: PolylineSink, ~Copyable {
     var contour: Int32 = -1
     var vertex: UInt32 = 0
     var shape = ContourShapeCheck()
+    /// Whether `shape` checks the flattened polygons (off where the verdict is already known:
+    /// then `simple` is false).
+    var checksShape = true
+    var simple: Bool { checksShape && shape.simple }
 
     @inline(__always) mutating func moveTo(_ x: Double, _ y: Double) {
         minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
-        shape.move(x, y)
+        if checksShape { shape.move(x, y) }
         let (dx, dy) = perturbation(&vertex)
         sx = x + dx; sy = y + dy; lx = sx; ly = sy; contour += 1
     }
@@ -55,7 +59,7 @@ struct EdgeBuilder: PolylineSink, ~Copyable {
     @inline(__always) mutating func lineTo(_ x: Double, _ y: Double) {
         if !(x.isFinite && y.isFinite) { finite = false; return }
         minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
-        shape.line(x, y)
+        if checksShape { shape.line(x, y) }
         let (dx, dy) = perturbation(&vertex)
         let px = x + dx, py = y + dy
         if py != ly {
@@ -66,7 +70,7 @@ struct EdgeBuilder: PolylineSink, ~Copyable {
     }
 
     @inline(__always) mutating func close(explicit: Bool) {
-        shape.close()
+        if checksShape { shape.close() }
         if sy != ly {
             flat.append(lx, ly, sx, sy)
             contours.append(contour)
@@ -278,7 +282,12 @@ public final class Rasterizer {
         // Drawn or recorded now: after the fills recorded whole before it.
         if pendingCount > 0 { try flushBatch() }
         let tolerance = tolerance.isFinite && tolerance > 0 ? max(tolerance, 1e-4) : flatteningTolerance
-        let (segmentCount, convex) = path.flattenedSegmentCountAndShape(transform: transform, tolerance: tolerance)
+        // Under `.fast` the verdict only picks the cells' precision, and the fills asking for
+        // it are mostly stroke outlines (S5), which the check before flattening would read
+        // point by point only to fail half-way: they are checked while flattened, as before.
+        let (segmentCount, convex, curves) = coverageQuality == .fast
+            ? (path.flattenedSegmentCount(transform: transform, tolerance: tolerance), false, true)
+            : path.flattenedSegmentCountAndShape(transform: transform, tolerance: tolerance)
         guard segmentCount <= maximumSegments else {
             throw RasterError.tooManySegments(count: segmentCount, limit: maximumSegments)
         }
@@ -301,18 +310,21 @@ public final class Rasterizer {
         }
         edges.flat.removeAll()
         edges.contours.removeAll()
+        // Polygons of lines only that failed the check before flattening fail it again (about
+        // 30 instructions a point saved on outlines filled exactly).
+        edges.checksShape = convex || curves
         path.flatten(transform: transform, tolerance: tolerance, balanced: true, into: &edges)
         guard edges.finite, edges.sx.isFinite, edges.sy.isFinite else {
             throw RasterError.nonFiniteGeometry(element: firstNonFiniteElement(path, transform))
         }
-        let (flat, flatContours, shape) = (edges.flat.buffer, edges.contours.buffer, edges.shape)
+        let (flat, flatContours, simple) = (edges.flat.buffer, edges.contours.buffer, edges.simple)
         guard flat.count > 0, opacity > 0,
               let (x0, y0, x1, y1) = deviceRegion(edges.minX, edges.minY, edges.maxX, edges.maxY, clip: clip) else { return }
         let width = x1 - x0
         let cellsFit = usesCells && width < cellMaximumExtent && y1 - y0 < cellMaximumExtent
-        if cellsFit, coverageQuality == .fast || shape.simple {
+        if cellsFit, coverageQuality == .fast || simple {
             try rasterizeCells(flat, region: PixelRect(x: x0, y: y0, width: width, height: y1 - y0), fillRule: fillRule,
-                               opacity: opacity, shift: shape.simple ? cellShiftSimple : cellShiftFast, solid: solid,
+                               opacity: opacity, shift: simple ? cellShiftSimple : cellShiftFast, solid: solid,
                                gradient: gradient, emit: emit)
             return
         }
