@@ -18,28 +18,32 @@ struct ContourShapeCheck {
     /// The most contours checked against each other (pairwise box tests); more is "not simple".
     static let maximumContours = 8
 
+    typealias Box = (minX: Double, minY: Double, maxX: Double, maxY: Double)
+
     private(set) var simple = true
     /// Whether the polygon checked was a path's control polygon holding a curve (set by
     /// `Path.flattenedSegmentCountAndShape`).
     var curves = false
-    private var boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] = []
+    /// The first contour's box, and the others' (most paths have one contour: no array, so no
+    /// allocation, for them).
+    private var firstBox: Box?
+    private var otherBoxes: [Box] = []
     private var startX = 0.0, startY = 0.0, lastX = 0.0, lastY = 0.0
+    /// The contour's first edge, and the last (0, 0 before its first: no corner is counted).
     private var firstDX = 0.0, firstDY = 0.0, previousDX = 0.0, previousDY = 0.0
-    private var hasEdge = false
     private var turn = 0
+    /// Signs of the first and last non-zero dy and dx (0: none yet), and how often each changed.
     private var firstYSign = 0, lastYSign = 0, yChanges = 0
     private var firstXSign = 0, lastXSign = 0, xChanges = 0
     private var minX = 0.0, minY = 0.0, maxX = 0.0, maxY = 0.0
 
-    /// (No room reserved for the boxes: the rasterizer makes one for every path it counts,
-    /// and most have one contour.)
     init() {}
 
     /// Starts a contour at (x, y).
     @inline(__always)
     mutating func move(_ x: Double, _ y: Double) {
         startX = x; startY = y; lastX = x; lastY = y
-        hasEdge = false
+        firstDX = 0; firstDY = 0; previousDX = 0; previousDY = 0
         turn = 0
         firstYSign = 0; lastYSign = 0; yChanges = 0
         firstXSign = 0; lastXSign = 0; xChanges = 0
@@ -54,12 +58,9 @@ struct ContourShapeCheck {
         guard dx != 0 || dy != 0 else { return }
         lastX = x; lastY = y
         minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
-        if hasEdge {
-            corner(previousDX, previousDY, dx, dy)
-        } else {
-            firstDX = dx; firstDY = dy
-            hasEdge = true
-        }
+        // Against the previous edge (none before the first: its 0, 0 counts no turn).
+        corner(previousDX, previousDY, dx, dy)
+        if firstDX == 0 && firstDY == 0 { firstDX = dx; firstDY = dy }
         direction(dx, dy)
         previousDX = dx; previousDY = dy
     }
@@ -69,19 +70,25 @@ struct ContourShapeCheck {
     mutating func close() {
         guard simple else { return }
         line(startX, startY)
-        guard hasEdge, simple else { return }
+        guard firstDX != 0 || firstDY != 0, simple else { return }
         corner(previousDX, previousDY, firstDX, firstDY)
         if firstYSign != 0, lastYSign != 0, firstYSign != lastYSign { yChanges += 1 }
         if firstXSign != 0, lastXSign != 0, firstXSign != lastXSign { xChanges += 1 }
         if yChanges > 2 || xChanges > 2 { simple = false; return }
         // Whole pixels this contour may touch; no other contour may touch one of them.
-        let box = (minX.rounded(.down) - 1, minY.rounded(.down) - 1, maxX.rounded(.up) + 1, maxY.rounded(.up) + 1)
-        for b in boxes where box.0 < b.maxX && b.minX < box.2 && box.1 < b.maxY && b.minY < box.3 {
+        let box: Box = (minX.rounded(.down) - 1, minY.rounded(.down) - 1, maxX.rounded(.up) + 1, maxY.rounded(.up) + 1)
+        @inline(__always) func overlaps(_ b: Box) -> Bool {
+            box.minX < b.maxX && b.minX < box.maxX && box.minY < b.maxY && b.minY < box.maxY
+        }
+        guard let first = firstBox else {
+            firstBox = box
+            return
+        }
+        if overlaps(first) || otherBoxes.contains(where: overlaps) || otherBoxes.count + 1 >= Self.maximumContours {
             simple = false
             return
         }
-        guard boxes.count < Self.maximumContours else { simple = false; return }
-        boxes.append(box)
+        otherBoxes.append(box)
     }
 
     @inline(__always)
