@@ -147,30 +147,34 @@ let maximumBandCells = 1 << 22
 ///
 /// A rasterizer owns scratch buffers and reuses them across paths; it is not thread-safe, so
 /// give each thread its own.
+///
+/// Its stored properties opt out of Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`):
+/// one thread uses it at a time, and the checks on its scratch buffers cost S3-10k about 17 M
+/// instructions a frame (S3-1k 1.7 M, S2-noshadow 0.1 M).
 public final class Rasterizer {
     /// Flattened device-space segments: x0, y0, x1, y1, and the contour each belongs to.
-    private var segments: [Double] = []
-    private var segmentContours: [Int32] = []
+    @exclusivity(unchecked) private var segments: [Double] = []
+    @exclusivity(unchecked) private var segmentContours: [Int32] = []
     /// What a path flattens into (x0, y0, x1, y1 per segment, and each one's contour), before
     /// the exact tier copies it into `segments` and `segmentContours`.
-    private var flatSegments = ScratchBuffer<Double>()
-    private var flatSegmentContours = ScratchBuffer<Int32>()
-    private var rows = RowScratch()
+    @exclusivity(unchecked) private var flatSegments = ScratchBuffer<Double>()
+    @exclusivity(unchecked) private var flatSegmentContours = ScratchBuffer<Int32>()
+    @exclusivity(unchecked) private var rows = RowScratch()
     /// The exact tier's tools per thread (`rasterizeResolved`), and its segments by slab.
-    private var resolvers: [SlabWorker] = []
-    private var slabOffsets = ScratchBuffer<Int32>()
-    private var slabIndices = ScratchBuffer<Int32>()
+    @exclusivity(unchecked) private var resolvers: [SlabWorker] = []
+    @exclusivity(unchecked) private var slabOffsets = ScratchBuffer<Int32>()
+    @exclusivity(unchecked) private var slabIndices = ScratchBuffer<Int32>()
     /// How many threads the last path of the exact tier on cells was resolved on (tests).
-    private(set) var lastSlabWorkers = 0
+    @exclusivity(unchecked) private(set) var lastSlabWorkers = 0
     /// Paths with fewer segments resolve on one thread, in one slab (`rasterizeResolved`).
     let minimumParallelSegments = 4096
     /// Whether the exact tier's resolved lines go straight into the cells where the slab is
     /// drawn at once (`SlabWorker.prepare(direct:)`); tests turn it off to compare.
-    var drawsResolvedLinesDirectly = true
+    @exclusivity(unchecked) var drawsResolvedLinesDirectly = true
     private let cellRasterizer = CellRasterizer()
     let batch = FillBatch()
     /// One cell rasterizer per thread a batch may draw on; the first is `cellRasterizer`.
-    private var workers: [CellRasterizer] = []
+    @exclusivity(unchecked) private var workers: [CellRasterizer] = []
     /// How many threads a batch of fills may draw on (`FillBatch.flush`): 1 by default. The
     /// bytes are the same for any number.
     public var threads = 1 {
@@ -178,44 +182,44 @@ public final class Rasterizer {
     }
     /// Per chunk of a cell band: the first and one past the last column with coverage
     /// (`MaskSink`), lows then highs.
-    private var chunkBounds = ScratchBuffer<Int32>()
+    @exclusivity(unchecked) private var chunkBounds = ScratchBuffer<Int32>()
     /// Per band, the parts of the mask that hold coverage: chunks of `spanChunkRows` rows at
     /// their tight x extent (device pixels). Valid during `emit`.
-    private var spans = ScratchBuffer<PixelRect>()
+    @exclusivity(unchecked) private var spans = ScratchBuffer<PixelRect>()
     /// A gradient's colours per row or column of the region being drawn (`GradientTarget`).
-    private var gradientColours = ScratchBuffer<UInt32>()
+    @exclusivity(unchecked) private var gradientColours = ScratchBuffer<UInt32>()
     var bandSpans: UnsafeBufferPointer<PixelRect> { spans.buffer }
-    private var accumulation: UnsafeMutablePointer<Float>
-    private var accumulationCapacity: Int
-    private var mask: UnsafeMutablePointer<UInt8>
-    private var maskCapacity: Int
+    @exclusivity(unchecked) private var accumulation: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) private var accumulationCapacity: Int
+    @exclusivity(unchecked) private var mask: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var maskCapacity: Int
     /// Pixels whose coverage was computed (for render statistics).
-    public private(set) var coveragePixels = 0
+    @exclusivity(unchecked) public private(set) var coveragePixels = 0
     /// Paths whose coverage came from the cell rasterizer (statistics, tests).
-    private(set) var cellPaths = 0
+    @exclusivity(unchecked) private(set) var cellPaths = 0
     /// Of those, paths known convex before flattening (`ConvexEdgeBuilder`; tests).
-    private(set) var convexPaths = 0
+    @exclusivity(unchecked) private(set) var convexPaths = 0
     /// Whether a path whose control polygons pass the shape check is drawn without checking
     /// its flattened edges (`ConvexEdgeBuilder`); tests turn it off to compare.
-    var checksControlPolygons = true
+    @exclusivity(unchecked) var checksControlPolygons = true
     /// Rows resolved region by region because several chains shared a pixel (statistics).
-    public private(set) var exactRows = 0
+    @exclusivity(unchecked) public private(set) var exactRows = 0
     /// Of those, rows of strips so crowded with crossing edges that their coverage was
     /// sampled along 16 sub-rows per row instead (`resolveRowBySampling`; statistics).
-    public private(set) var sampledRows = 0
+    @exclusivity(unchecked) public private(set) var sampledRows = 0
     /// Edge crossings the exactly resolved rows held (each found once per strip it lies in;
     /// statistics: what the exact tier's work grows with).
-    public private(set) var crossings = 0
+    @exclusivity(unchecked) public private(set) var crossings = 0
     /// The most line segments one path may flatten into (`maximumFlattenedSegments`, 2^24, by
     /// default): beyond it `rasterize` throws `RasterError.tooManySegments` before flattening,
     /// so memory stays bounded (36 bytes a segment).
-    public var maximumSegments = maximumFlattenedSegments
+    @exclusivity(unchecked) public var maximumSegments = maximumFlattenedSegments
     /// Exact area everywhere (the default), or accumulation only (see `CoverageQuality`).
-    public var coverageQuality = CoverageQuality.exact
+    @exclusivity(unchecked) public var coverageQuality = CoverageQuality.exact
     /// Whether the cell rasterizer takes the paths whose coverage it gets exactly (and every
     /// path under `.fast`). Off, every path goes through the strip resolver: for tests that
     /// hold the two against each other.
-    var usesCells = true
+    @exclusivity(unchecked) var usesCells = true
 
     public init() {
         accumulationCapacity = 4096
@@ -661,43 +665,43 @@ public final class Rasterizer {
     }
 
     /// The fills recorded whole, in order: `pendingCount` of `pendingCapacity` slots.
-    private var pendingFills: UnsafeMutablePointer<PendingFill>?
-    private var pendingCount = 0
-    private var pendingCapacity = 0
+    @exclusivity(unchecked) private var pendingFills: UnsafeMutablePointer<PendingFill>?
+    @exclusivity(unchecked) private var pendingCount = 0
+    @exclusivity(unchecked) private var pendingCapacity = 0
     /// Where each of them went in phase 1 (a slot per fill, written by the thread that built it).
-    private var builtFills: UnsafeMutablePointer<BuiltFill>?
+    @exclusivity(unchecked) private var builtFills: UnsafeMutablePointer<BuiltFill>?
     /// The flattened segments the pending fills hold (at most: `flattenedSegmentCount`).
-    private var pendingSegments = 0
+    @exclusivity(unchecked) private var pendingSegments = 0
     /// Helpers building the pending fills while more are recorded (`record`), and the
     /// builders they were given (the caller's is the first); nil: none started.
-    private var stream: FillStream?
-    private var streamBuilders: [Rasterizer] = []
+    @exclusivity(unchecked) private var stream: FillStream?
+    @exclusivity(unchecked) private var streamBuilders: [Rasterizer] = []
     /// Fills published to the helpers at a time, and taken by one at a time.
     static let streamChunk = 16
     /// Fills recorded whole before the batch draws itself (which bounds the pieces they
     /// become), and the flattened segments they may hold.
-    var maximumPendingFills = 2048
-    var maximumPendingSegments = 1 << 18
+    @exclusivity(unchecked) var maximumPendingFills = 2048
+    @exclusivity(unchecked) var maximumPendingSegments = 1 << 18
     /// Below this many flattened segments in all, the fills recorded whole are built on the
     /// calling thread: waking a worker would cost more than it saves (about 40 small circles).
     /// 0 builds every flush on all the threads (the fuzz target does, so that fills built on
     /// different threads meet); the output is the same bytes either way.
-    public var minimumParallelBuildSegments = 1024
+    @exclusivity(unchecked) public var minimumParallelBuildSegments = 1024
     /// One rasterizer per thread for the first phase of `drawPending`; each records into its
     /// own batch.
-    private var builders: [Rasterizer] = []
+    @exclusivity(unchecked) private var builders: [Rasterizer] = []
     /// Set on builders: every fill that reaches the cells is recorded into the batch, which
     /// never draws (its owner draws it).
-    private var recordsEverything = false
+    @exclusivity(unchecked) private var recordsEverything = false
     /// How many threads the last fills recorded whole were shared out to (tests).
-    private(set) var lastBuilders = 0
+    @exclusivity(unchecked) private(set) var lastBuilders = 0
     /// Chunks of fills recorded whole that helper threads took while the caller recorded
     /// (`FillStream`; statistics, tests).
-    private(set) var helperChunks = 0
+    @exclusivity(unchecked) private(set) var helperChunks = 0
     /// Whether the caller takes a part of the fills still unbuilt at the flush (off: the
     /// helpers build them all, and the caller waits; for tests and the fuzz target, so that
     /// helpers surely build some). The output is the same bytes either way.
-    public var buildsAtFlush = true
+    @exclusivity(unchecked) public var buildsAtFlush = true
 
     /// Whether a fill of `path` onto `solid` is recorded whole, and then its flattened segment
     /// count (at most): several threads draw the batch it joins; the path is certain to go to
