@@ -110,6 +110,25 @@ struct ConvexEdgeBuilder: PolylineSink, ~Copyable {
     }
 }
 
+extension Path {
+    /// Whether the claim the rasterizer's convex shortcut rests on (`ConvexEdgeBuilder`) holds
+    /// for this path in `transform`: where its control polygons pass the shape check, its
+    /// balanced flattening passes it too, at the default tolerance and the coarsest the
+    /// shortcut takes. Checked where every mapped point lies within 2²⁰ px, the range whose
+    /// rounding the check's threshold is made for (true elsewhere). For the raster fuzz target.
+    public func _convexShortcutHolds(transform: CGAffineTransform) -> Bool {
+        guard flattenedSegmentCount(transform: transform, tolerance: flatteningTolerance, below: 0x1p20) != nil else { return true }
+        for tolerance in [flatteningTolerance, convexShortcutTolerance]
+        where flattenedSegmentCountAndShape(transform: transform, tolerance: tolerance).convex {
+            var check = ContourShapeCheck()
+            flatten(transform: transform, tolerance: tolerance, balanced: true, moveTo: { check.move($0, $1) },
+                    lineTo: { check.line($0, $1) }, close: { _ in check.close() })
+            if !check.simple { return false }
+        }
+        return true
+    }
+}
+
 /// The coarsest flattening tolerance at which a path whose control polygons are convex skips
 /// the shape check (`ConvexEdgeBuilder`): balancing moves a vertex outwards by ⅔ of the
 /// tolerance at most, 0.17 px here, well inside the pixel of padding the check keeps between
