@@ -274,8 +274,10 @@ extension ViewNode {
 }
 
 /// A shape's path as a function of its frame, and how to move the shape's `animatableData`
-/// part of the way from another shape of the same type (the other parameters jump).
-struct ShapeGeometry: Sendable {
+/// part of the way from another shape of the same type (the other parameters jump). A class,
+/// immutable: view trees copy their leaves several times a frame (layout, lowering, planning),
+/// and a copy is then one retain, not one per closure plus the shape's existential.
+final class ShapeGeometry: Sendable {
     /// The path in `rect` at a device resolution (a stroke's outline flattened finely enough
     /// for it, within the render's limits), or at the shape's own default without one.
     let path: @Sendable (_ rect: CGRect, _ resolution: _PathResolution?) throws(StrokeRefusal) -> Path
