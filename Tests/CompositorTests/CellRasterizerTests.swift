@@ -297,12 +297,7 @@ import Testing
 
     /// Which paths the shape check lets accumulation take under `.exact`.
     @Test func theShapeCheckTakesOnlySingleWoundPaths() {
-        func simple(_ path: Path) -> Bool {
-            var check = ContourShapeCheck()
-            path.flatten(tolerance: flatteningTolerance, balanced: true, moveTo: { check.move($0, $1) },
-                         lineTo: { check.line($0, $1) }, close: { _ in check.close() })
-            return check.simple
-        }
+        func simple(_ path: Path) -> Bool { path.flattenedPassesShapeCheck() }
         let circle = Path(ellipseIn: CGRect(x: 10, y: 10, width: 50, height: 30))
         #expect(simple(circle))
         #expect(simple(Path(roundedRect: CGRect(x: 0, y: 0, width: 80, height: 6), cornerRadius: 3)))
@@ -432,10 +427,8 @@ import Testing
             let tolerance = [0.0001, 0.01, 0.02, 0.1, 0.25][k % 5]
             guard path.flattenedSegmentCountAndShape(transform: t, tolerance: tolerance).convex else { continue }
             passed += 1
-            var check = ContourShapeCheck()
-            path.flatten(transform: t, tolerance: tolerance, balanced: true, moveTo: { check.move($0, $1) },
-                         lineTo: { check.line($0, $1) }, close: { _ in check.close() })
-            #expect(check.simple, "path \(k) at \(tolerance) px: its control polygon is convex, its flattened polygon not")
+            #expect(path.flattenedPassesShapeCheck(transform: t, tolerance: tolerance),
+                    "path \(k) at \(tolerance) px: its control polygon is convex, its flattened polygon not")
         }
         // They are convex by construction; a control polygon could fail only by rounding, where
         // its points crowd.
@@ -475,11 +468,9 @@ import Testing
             }
             let before = path.flattenedSegmentCountAndShape(transform: .identity, tolerance: flatteningTolerance)
             #expect(!before.curves)
-            var check = ContourShapeCheck()
-            path.flatten(tolerance: flatteningTolerance, balanced: true, moveTo: { check.move($0, $1) },
-                         lineTo: { check.line($0, $1) }, close: { _ in check.close() })
-            #expect(before.convex == check.simple, "path \(k)")
-            verdicts[check.simple ? 1 : 0] += 1
+            let after = path.flattenedPassesShapeCheck()
+            #expect(before.convex == after, "path \(k)")
+            verdicts[after ? 1 : 0] += 1
         }
         // Both verdicts occur.
         #expect(verdicts[0] > 50 && verdicts[1] > 50, "\(verdicts)")

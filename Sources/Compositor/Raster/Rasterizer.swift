@@ -120,12 +120,18 @@ extension Path {
         guard flattenedSegmentCount(transform: transform, tolerance: flatteningTolerance, below: 0x1p20) != nil else { return true }
         for tolerance in [flatteningTolerance, convexShortcutTolerance]
         where flattenedSegmentCountAndShape(transform: transform, tolerance: tolerance).convex {
-            var check = ContourShapeCheck()
-            flatten(transform: transform, tolerance: tolerance, balanced: true, moveTo: { check.move($0, $1) },
-                    lineTo: { check.line($0, $1) }, close: { _ in check.close() })
-            if !check.simple { return false }
+            if !flattenedPassesShapeCheck(transform: transform, tolerance: tolerance) { return false }
         }
         return true
+    }
+
+    /// Whether the path, flattened and balanced as fills are (without the perturbation),
+    /// passes `ContourShapeCheck`.
+    func flattenedPassesShapeCheck(transform: CGAffineTransform = .identity, tolerance: Double = flatteningTolerance) -> Bool {
+        var check = ContourShapeCheck()
+        flatten(transform: transform, tolerance: tolerance, balanced: true, moveTo: { check.move($0, $1) },
+                lineTo: { check.line($0, $1) }, close: { _ in check.close() })
+        return check.simple
     }
 }
 
