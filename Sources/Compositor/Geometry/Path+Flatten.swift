@@ -269,21 +269,25 @@ extension Path {
     /// control polygons, and a failed check fails again on them.
     func flattenedSegmentCountAndShape(transform: CGAffineTransform, tolerance: Double) -> (count: Int, convex: Bool, curves: Bool) {
         var shape = ContourShapeCheck()
-        let count = segmentCount(transform: transform, tolerance: tolerance, below: nil, checking: true, shape: &shape)!
-        return (count, shape.simple, shape.curves)
+        var curves = false
+        let count = segmentCount(transform: transform, tolerance: tolerance, below: nil, checking: true, shape: &shape,
+                                 curves: &curves)!
+        return (count, shape.simple, curves)
     }
 
     @inline(__always)
     private func segmentCount(transform t: CGAffineTransform, tolerance: Double, below magnitude: Double?) -> Int? {
-        var unused = ContourShapeCheck()
-        return segmentCount(transform: t, tolerance: tolerance, below: magnitude, checking: false, shape: &unused)
+        var unused = ContourShapeCheck(), curves = false
+        return segmentCount(transform: t, tolerance: tolerance, below: magnitude, checking: false, shape: &unused,
+                            curves: &curves)
     }
 
     /// With `checking`, the control polygons go to `shape` until it fails (a stroke's outline
-    /// of thousands of points fails within its first turn back: the rest costs a test each).
+    /// of thousands of points fails within its first turn back: the rest costs a test each),
+    /// and `curves` says whether the path has a curve.
     @inline(__always)
     private func segmentCount(transform t: CGAffineTransform, tolerance: Double, below magnitude: Double?,
-                              checking: Bool, shape: inout ContourShapeCheck) -> Int? {
+                              checking: Bool, shape: inout ContourShapeCheck, curves: inout Bool) -> Int? {
         let limit = magnitude ?? 0
         var inside = true
         @inline(__always) func map(_ p: CGPoint) -> (Double, Double) {
@@ -311,7 +315,7 @@ extension Path {
                 count &+= flatteningSegmentCount(secondDerivativeBound: quadraticSecondDerivativeBound(cx, cy, x1, y1, x2, y2),
                                                  tolerance: tolerance)
                 if checking {
-                    shape.curves = true
+                    curves = true
                     if shape.simple {
                         shape.line(x1, y1)
                         shape.line(x2, y2)
@@ -323,7 +327,7 @@ extension Path {
                 count &+= flatteningSegmentCount(secondDerivativeBound: cubicSecondDerivativeBound(cx, cy, x1, y1, x2, y2, x3, y3),
                                                  tolerance: tolerance)
                 if checking {
-                    shape.curves = true
+                    curves = true
                     if shape.simple {
                         shape.line(x1, y1)
                         shape.line(x2, y2)

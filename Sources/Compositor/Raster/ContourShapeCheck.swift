@@ -21,9 +21,6 @@ struct ContourShapeCheck {
     typealias Box = (minX: Double, minY: Double, maxX: Double, maxY: Double)
 
     private(set) var simple = true
-    /// Whether the polygon checked was a path's control polygon holding a curve (set by
-    /// `Path.flattenedSegmentCountAndShape`).
-    var curves = false
     /// The first contour's box, and the others' (most paths have one contour: no array, so no
     /// allocation, for them).
     private var firstBox: Box?
