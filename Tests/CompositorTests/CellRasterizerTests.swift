@@ -295,6 +295,40 @@ import Testing
         #expect(again == fresh)
     }
 
+    /// `run` hands out the same coverage, to the value, whatever the band height: edges that
+    /// start in one band and reach into the next ones are carried on to each of them. The
+    /// polygon (a 7-point star of edges across the whole region, crossing at random, and a
+    /// zigzag of short edges) is drawn at both precisions.
+    @Test(arguments: [cellShiftSimple, cellShiftFast]) func everyBandHeightGivesTheSameCoverage(shift: Int) throws {
+        var segments: [Double] = []
+        var g = SceneLCG(seed: 7)
+        var points: [(Double, Double)] = (0..<7).map { k in
+            let a = Double(k) * 4 * Double.pi / 7
+            return (20 + 19.5 * sin(a), 20 - 19.5 * cos(a))
+        }
+        for k in 0..<40 {
+            let y: Double = k % 2 == 0 ? 30 + g.u() : 33 + g.u() * 6
+            points.append((2 + Double(k) * 0.9, y))
+        }
+        for k in points.indices {
+            let (x0, y0) = points[k], (x1, y1) = points[(k + 1) % points.count]
+            segments += [x0, y0, x1, y1]
+        }
+        func coverage(bandRows: Int) throws -> [UInt32] {
+            let cells = CellRasterizer()
+            cells.begin(width: 40, height: 40, shift: shift)
+            segments.withUnsafeBufferPointer { cells.add(segments: $0, origin: (0, 0)) }
+            var sink = Collect()
+            try cells.run(bandRows: bandRows, fillRule: .nonZero, opacity: 1, sink: &sink)
+            return sink.coverage
+        }
+        let whole = try coverage(bandRows: 40)
+        #expect(whole.filter { $0 == 255 }.count > 300 && whole.filter { $0 > 0 && $0 < 255 }.count > 100)
+        for bandRows in [1, 2, 3, 7, 16, 39] {
+            #expect(try coverage(bandRows: bandRows) == whole, "\(bandRows) rows a band")
+        }
+    }
+
     /// Which paths the shape check lets accumulation take under `.exact`.
     @Test func theShapeCheckTakesOnlySingleWoundPaths() {
         func simple(_ path: Path) -> Bool { path.flattenedPassesShapeCheck() }
