@@ -79,39 +79,51 @@ struct EdgeBuilder: PolylineSink, ~Copyable {
     }
 }
 
-/// `EdgeBuilder` for a path whose control polygons passed the shape check before flattening
-/// (`Path.flattenedSegmentCountAndShape`): the same edges, bounds and finiteness, without what
-/// only the exact tier reads (each vertex's perturbation, each edge's contour) and without
-/// checking the shape again. Those were more than half of flattening a circle or a rounded
-/// rectangle (S3-1k: 17.9 M of its 99 M instructions a frame went to flattening, 6.8 M without).
-struct ConvexEdgeBuilder: PolylineSink, ~Copyable {
+/// `EdgeBuilder` for the fills only the cells draw: the same edges, bounds and finiteness,
+/// without what only the exact tier reads (each vertex's perturbation, each edge's contour).
+/// Those were more than half of flattening a circle or a rounded rectangle (S3-1k: 17.9 M of
+/// its 99 M instructions a frame went to flattening, 6.8 M without). Two kinds of fill take it:
+/// - paths whose control polygons passed the shape check before flattening
+///   (`Path.flattenedSegmentCountAndShape`), with `checksShape` off: their flattening passes
+///   it too, and they are drawn at the single-wound precision;
+/// - `.fast` fills (stroke outlines, S4-nz-fast), with `checksShape` on: the check only picks
+///   the cells' precision, since no strip is resolved exactly whatever it says.
+struct CellEdgeBuilder: PolylineSink, ~Copyable {
     /// x0, y0, x1, y1 per edge.
     var flat = ScratchBuffer<Double>(capacity: 1)
     var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
     /// The subpath's start and the last point.
     var sx = 0.0, sy = 0.0, lx = 0.0, ly = 0.0
     var finite = true
+    /// Whether `shape` checks the polygons as they are made.
+    var checksShape = false
+    var shape = ContourShapeCheck()
+    /// Whether the check ran and passed.
+    var simple: Bool { checksShape && shape.simple }
 
     @inline(__always) mutating func moveTo(_ x: Double, _ y: Double) {
         minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+        if checksShape { shape.move(x, y) }
         sx = x; sy = y; lx = x; ly = y
     }
 
     @inline(__always) mutating func lineTo(_ x: Double, _ y: Double) {
         if !(x.isFinite && y.isFinite) { finite = false; return }
         minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+        if checksShape { shape.line(x, y) }
         if y != ly { flat.append(lx, ly, x, y) }
         lx = x; ly = y
     }
 
     @inline(__always) mutating func close(explicit: Bool) {
+        if checksShape { shape.close() }
         if sy != ly { flat.append(lx, ly, sx, sy) }
         lx = sx; ly = sy
     }
 }
 
 extension Path {
-    /// Whether the claim the rasterizer's convex shortcut rests on (`ConvexEdgeBuilder`) holds
+    /// Whether the claim the rasterizer's convex shortcut rests on (`CellEdgeBuilder`) holds
     /// for this path in `transform`: where its control polygons pass the shape check, its
     /// balanced flattening passes it too, at the default tolerance and the coarsest the
     /// shortcut takes. Checked where every mapped point lies within 2²⁰ px, the range whose
@@ -136,7 +148,7 @@ extension Path {
 }
 
 /// The coarsest flattening tolerance at which a path whose control polygons are convex skips
-/// the shape check (`ConvexEdgeBuilder`): balancing moves a vertex outwards by ⅔ of the
+/// the shape check (`CellEdgeBuilder`): balancing moves a vertex outwards by ⅔ of the
 /// tolerance at most, 0.17 px here, well inside the pixel of padding the check keeps between
 /// contours' boxes. Coarser fills are checked after flattening, as any other path.
 let convexShortcutTolerance = 0.25
@@ -222,11 +234,16 @@ public final class Rasterizer {
     @exclusivity(unchecked) public private(set) var coveragePixels = 0
     /// Paths whose coverage came from the cell rasterizer (statistics, tests).
     @exclusivity(unchecked) private(set) var cellPaths = 0
-    /// Of those, paths known convex before flattening (`ConvexEdgeBuilder`; tests).
+    /// Of those, paths known convex before flattening (`CellEdgeBuilder`; tests).
     @exclusivity(unchecked) private(set) var convexPaths = 0
     /// Whether a path whose control polygons pass the shape check is drawn without checking
-    /// its flattened edges (`ConvexEdgeBuilder`); tests turn it off to compare.
+    /// its flattened edges (`CellEdgeBuilder`); tests turn it off to compare.
     @exclusivity(unchecked) var checksControlPolygons = true
+    /// Of the cells' paths, `.fast` fills flattened for the cells alone (`CellEdgeBuilder`; tests).
+    @exclusivity(unchecked) private(set) var fastCellPaths = 0
+    /// Whether `.fast` fills are flattened for the cells alone (`CellEdgeBuilder`: without the
+    /// exact tier's vertex perturbation and contour numbers); tests turn it off to compare.
+    @exclusivity(unchecked) var flattensFastFillsForCells = true
     /// Rows resolved region by region because several chains shared a pixel (statistics).
     @exclusivity(unchecked) public private(set) var exactRows = 0
     /// Of those, rows of strips so crowded with crossing edges that their coverage was
@@ -320,11 +337,13 @@ public final class Rasterizer {
         guard segmentCount <= maximumSegments else {
             throw RasterError.tooManySegments(count: segmentCount, limit: maximumSegments)
         }
-        // Known convex before flattening: drawn by the cells without the exact tier's
-        // preparations (a region too large for the cells goes the general way below).
-        if convex, usesCells, checksControlPolygons, tolerance <= convexShortcutTolerance,
-           try rasterizeConvex(path, transform: transform, fillRule: fillRule, clip: clip, opacity: opacity,
-                               tolerance: tolerance, solid: solid, gradient: gradient, emit: emit) {
+        // Known convex before flattening, or `.fast`: drawn by the cells without the exact
+        // tier's preparations (a region too large for the cells goes the general way below).
+        if usesCells, (coverageQuality == .fast && flattensFastFillsForCells)
+            || (convex && checksControlPolygons && tolerance <= convexShortcutTolerance),
+           try rasterizeOnCells(path, transform: transform, fillRule: fillRule, clip: clip, opacity: opacity,
+                                tolerance: tolerance, checksShape: coverageQuality == .fast, solid: solid,
+                                gradient: gradient, emit: emit) {
             return
         }
         // Flattened into the rasterizer's scratch buffers, moved into locals and back: no
@@ -411,16 +430,19 @@ public final class Rasterizer {
         return x1 > x0 && y1 > y0 ? (x0, y0, x1, y1) : nil
     }
 
-    /// `rasterize` of a path whose control polygons are convex (`ConvexEdgeBuilder`): flattened
-    /// and drawn by the cells at their single-wound precision. Returns false, having drawn
-    /// nothing, when its region is too large for the cells.
-    private func rasterizeConvex(_ path: Path, transform: CGAffineTransform, fillRule: FillRule, clip: PixelRect,
-                                 opacity: Double, tolerance: Double, solid: SolidTarget?, gradient: GradientTarget?,
-                                 emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws -> Bool {
-        var edges = ConvexEdgeBuilder()
+    /// `rasterize` of a fill only the cells draw (`CellEdgeBuilder`): a path whose control
+    /// polygons are convex (`checksShape` off), drawn at the single-wound precision, or a
+    /// `.fast` fill (`checksShape` on), at the precision the check picks. Returns false, having
+    /// drawn nothing, when its region is too large for the cells.
+    private func rasterizeOnCells(_ path: Path, transform: CGAffineTransform, fillRule: FillRule, clip: PixelRect,
+                                  opacity: Double, tolerance: Double, checksShape: Bool, solid: SolidTarget?,
+                                  gradient: GradientTarget?,
+                                  emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws -> Bool {
+        var edges = CellEdgeBuilder()
         swap(&edges.flat, &flatSegments)
         defer { swap(&edges.flat, &flatSegments) }
         edges.flat.removeAll()
+        edges.checksShape = checksShape
         path.flatten(transform: transform, tolerance: tolerance, balanced: true, into: &edges)
         guard edges.finite, edges.sx.isFinite, edges.sy.isFinite else {
             throw RasterError.nonFiniteGeometry(element: firstNonFiniteElement(path, transform))
@@ -429,9 +451,10 @@ public final class Rasterizer {
         guard flat.count > 0, opacity > 0,
               let (x0, y0, x1, y1) = deviceRegion(edges.minX, edges.minY, edges.maxX, edges.maxY, clip: clip) else { return true }
         guard x1 - x0 < cellMaximumExtent, y1 - y0 < cellMaximumExtent else { return false }
-        convexPaths += 1
+        if checksShape { fastCellPaths += 1 } else { convexPaths += 1 }
         try rasterizeCells(flat, region: PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), fillRule: fillRule,
-                           opacity: opacity, shift: cellShiftSimple, solid: solid, gradient: gradient, emit: emit)
+                           opacity: opacity, shift: !checksShape || edges.simple ? cellShiftSimple : cellShiftFast, solid: solid,
+                           gradient: gradient, emit: emit)
         return true
     }
 
@@ -815,6 +838,7 @@ public final class Rasterizer {
                 coveragePixels += b.coveragePixels; b.coveragePixels = 0
                 cellPaths += b.cellPaths; b.cellPaths = 0
                 convexPaths += b.convexPaths; b.convexPaths = 0
+                fastCellPaths += b.fastCellPaths; b.fastCellPaths = 0
                 exactRows += b.exactRows; b.exactRows = 0
                 sampledRows += b.sampledRows; b.sampledRows = 0
                 crossings += b.crossings; b.crossings = 0
@@ -885,6 +909,7 @@ public final class Rasterizer {
             b.batch.begin(target)
             b.maximumSegments = maximumSegments
             b.checksControlPolygons = checksControlPolygons
+            b.flattensFastFillsForCells = flattensFastFillsForCells
         }
         return chosen
     }
