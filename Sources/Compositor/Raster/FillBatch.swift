@@ -72,15 +72,17 @@ final class FillBatch {
         let counts = bandOffsets.view
         for b in 0...bands { counts[offsets + b] = 0 }
         let top = region.y - firstBand * rows   // region row 0 in the first band's rows
+        // (Wrapping arithmetic: every value is bounded by the region, below 2³¹ in fixed point;
+        // the overflow checks were a fifth of the instructions here.)
         @inline(__always) func bandRange(_ e: FixedEdge) -> (Int, Int) {
-            ((top + Int(e.y0) &>> shift) / rows, (top + Int(e.y1 - 1) &>> shift) / rows)
+            ((top &+ Int(e.y0) &>> shift) / rows, (top &+ Int(e.y1 &- 1) &>> shift) / rows)
         }
         var total = 0
         for i in 0..<edges.count {
             let (b0, b1) = bandRange(edges[i])
             var b = b0
-            while b <= b1 { counts[offsets + b + 1] &+= 1; b += 1 }
-            total += b1 - b0 + 1
+            while b <= b1 { counts[offsets &+ b &+ 1] &+= 1; b &+= 1 }
+            total &+= b1 &- b0 &+ 1
         }
         let start = pieces.count
         counts[offsets] = Int32(start)
@@ -93,9 +95,9 @@ final class FillBatch {
             let (b0, b1) = bandRange(e)
             var b = b0
             while b <= b1 {
-                placed[Int(counts[offsets + b])] = e
-                counts[offsets + b] &+= 1
-                b += 1
+                placed[Int(counts[offsets &+ b])] = e
+                counts[offsets &+ b] &+= 1
+                b &+= 1
             }
         }
         // counts[b] now holds the end of band b: shift them back to starts.
