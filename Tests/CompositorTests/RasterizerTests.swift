@@ -130,6 +130,19 @@ import Testing
         path.flatten(transform: t, moveTo: { _, _ in }, lineTo: { _, _ in adaptive += 1 }, close: { _ in adaptive += 1 })
         #expect(adaptive < flattened)
         #expect(Self.hugeCurves.flattenedSegmentCount() == 5_000 * 4_096 + 1)
+        // Paths of lines only are counted without a pass (moves and lines, not closes): the
+        // same count. A stroke's outline, polygons closed and left open, a subpath re-opened
+        // after a close, a lone move.
+        var lines = Path(ellipseIn: CGRect(x: 0, y: 0, width: 50, height: 20)).strokedPath(StrokeStyle(lineWidth: 3))
+        lines.addLines([CGPoint(x: 1, y: 1), CGPoint(x: 9, y: 1), CGPoint(x: 5, y: 8)])
+        lines.closeSubpath()
+        lines.addLine(to: CGPoint(x: 20, y: 20))
+        lines.addLines([CGPoint(x: 30, y: 1), CGPoint(x: 39, y: 1)])
+        lines.move(to: CGPoint(x: 3, y: 3))
+        var segments = 0
+        lines.flatten(transform: t, moveTo: { _, _ in }, lineTo: { _, _ in segments += 1 }, close: { _ in segments += 1 })
+        #expect(lines.flattenedSegmentCount(transform: t) == segments)
+        #expect(lines.flattenedSegmentCount(transform: t, tolerance: flatteningTolerance, below: 0x1p64) == segments)
         // Counted with the bounds check of a deferred fill: the same count while every point
         // (control points too) maps inside ±2⁶⁴, nil once one reaches it or is not finite.
         #expect(path.flattenedSegmentCount(transform: t, tolerance: flatteningTolerance, below: 0x1p64) == flattened)

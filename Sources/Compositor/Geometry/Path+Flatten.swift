@@ -241,7 +241,10 @@ extension Path {
     /// lines; a curve flattened adaptively takes fewer than its uniform count), counted without
     /// flattening: one pass over the elements. Saturates at `Int.max`.
     func flattenedSegmentCount(transform: CGAffineTransform = .identity, tolerance: Double = flatteningTolerance) -> Int {
-        segmentCount(transform: transform, tolerance: tolerance, below: nil)!
+        // Without curves, one segment per move (its subpath's closing line) and per line: the
+        // count the pass below makes, without reading a stroke outline's million points.
+        if lineSegmentCount >= 0 { return Int(lineSegmentCount) }
+        return segmentCount(transform: transform, tolerance: tolerance, below: nil)!
     }
 
     /// `flattenedSegmentCount`, or nil when a point of the path (an end or a control point)

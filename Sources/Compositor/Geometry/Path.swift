@@ -30,6 +30,12 @@ public struct Path: Hashable, Sendable {
     private var subpathStart: CGPoint?
     /// Whether the last element closed a subpath (the next segment must re-open it).
     private var needsMove = false
+    /// The segments of a path of lines only (a stroke's outline, a polygon): one per move (its
+    /// subpath's closing line) and one per line, so `flattenedSegmentCount` need not read it;
+    /// −1 once it has a curve (or more than `Int32.max` of them). Derived from the elements:
+    /// not compared or hashed. (32 bits, after `needsMove`: it takes padding, and the path is
+    /// no larger to copy.)
+    private(set) var lineSegmentCount: Int32 = 0
     private var current: CGPoint?
 
     public init() {}
@@ -79,9 +85,17 @@ public struct Path: Hashable, Sendable {
 
     public mutating func move(to point: CGPoint) {
         elements.append(.move(to: point))
+        countLineSegment()
         subpathStart = point
         current = point
         needsMove = false
+    }
+
+    private mutating func countLineSegment() { countLineSegments(1) }
+
+    private mutating func countLineSegments(_ n: Int) {
+        let total = Int(lineSegmentCount) + n
+        lineSegmentCount = lineSegmentCount >= 0 && total <= Int(Int32.max) ? Int32(total) : -1
     }
 
     /// Returns the start of the segment about to be added, re-opening a closed subpath if needed;
@@ -95,18 +109,21 @@ public struct Path: Hashable, Sendable {
     public mutating func addLine(to point: CGPoint) {
         guard segmentStart() != nil else { return }
         elements.append(.line(to: point))
+        countLineSegment()
         current = point
     }
 
     public mutating func addQuadCurve(to point: CGPoint, control: CGPoint) {
         guard segmentStart() != nil else { return }
         elements.append(.quadCurve(to: point, control: control))
+        lineSegmentCount = -1
         current = point
     }
 
     public mutating func addCurve(to point: CGPoint, control1: CGPoint, control2: CGPoint) {
         guard segmentStart() != nil else { return }
         elements.append(.curve(to: point, control1: control1, control2: control2))
+        lineSegmentCount = -1
         current = point
     }
 
@@ -124,7 +141,10 @@ public struct Path: Hashable, Sendable {
         // thousands of points: growing by doubling copied the elements again and again).
         reserveRoom(for: points.count + 1)
         move(to: first)
-        for point in points.dropFirst() { addLine(to: point) }
+        // `addLine` for each of the rest, its bookkeeping done once.
+        for point in points.dropFirst() { elements.append(.line(to: point)) }
+        current = points[points.count - 1]
+        countLineSegments(points.count - 1)
     }
 
     /// Makes room for `count` more elements at once, still doubling the capacity when it grows
