@@ -30,6 +30,23 @@ import Testing
         #expect(relativeError(try coveredArea(outline, clip: clip), expected) < 0.002)
     }
 
+    /// Segment lengths come from a square root of the sum of squares, or from `hypot` where
+    /// those squares overflow or underflow: a segment 10²⁰⁰ long, or 10⁻²⁰⁰, still has its
+    /// direction, so its butt-capped outline is the segment offset by half the width on each
+    /// side (4 corners, the offsets finite and exact to a few ulps).
+    @Test(arguments: [1e200, 1e-200]) func segmentLengthsSurviveHugeAndTinySquares(_ size: Double) {
+        let outline = line(0, 0, 3 * size, 4 * size).strokedPath(StrokeStyle(lineWidth: 10))
+        var points: [CGPoint] = []
+        outline.forEach { if case .line(let p) = $0 { points.append(p) } else if case .move(let p) = $0 { points.append(p) } }
+        #expect(points.count == 4)
+        // The unit normal is (−0.8, 0.6): the start's corners at ±(−4, 3).
+        let start = points.filter { abs($0.x) < 10 && abs($0.y) < 10 }
+        #expect(start.count == (size > 1 ? 2 : 4))
+        for p in start where size > 1 || abs(p.x) > 1 {
+            #expect(abs(abs(p.x) - 4) < 1e-12 && abs(abs(p.y) - 3) < 1e-12, "\(p)")
+        }
+    }
+
     @Test func zeroLengthSegmentsDrawDotsOnlyWithRoundOrSquareCaps() throws {
         var p = Path(); p.move(to: CGPoint(x: 50.3, y: 50.6)); p.addLine(to: CGPoint(x: 50.3, y: 50.6))
         // Round: π·5² = 78.54 (the polygon within 0.1 of the circle); square: 10 × 10, within the

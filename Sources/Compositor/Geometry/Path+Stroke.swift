@@ -315,7 +315,7 @@ struct Stroker {
         lengths.reserveCapacity(segments)
         for i in 0..<segments {
             let a = p[i], b = p[(i + 1) % n]
-            let len = hypot(b.x - a.x, b.y - a.y)
+            let len = segmentLength(b.x - a.x, b.y - a.y)
             d.append(CGPoint(x: (b.x - a.x) / len, y: (b.y - a.y) / len))
             lengths.append(len)
         }
@@ -460,6 +460,14 @@ struct Stroker {
             let r = k == 0 && exactStart ? halfWidth : balanced
             points.append(CGPoint(x: c.x + r * cos(a), y: c.y + r * sin(a)))
         }
+    }
+
+    /// √(dx² + dy²): by the square root where the sum of squares is a normal number, else
+    /// by `hypot`, which avoids its overflow and underflow (libm's `hypot` on every segment
+    /// was 1.5 % of S5's instructions).
+    @inline(__always) private func segmentLength(_ dx: Double, _ dy: Double) -> Double {
+        let squares = dx * dx + dy * dy
+        return squares.isNormal ? squares.squareRoot() : hypot(dx, dy)
     }
 
     @inline(__always) private func normal(_ d: CGPoint) -> CGPoint { CGPoint(x: -d.y, y: d.x) }
