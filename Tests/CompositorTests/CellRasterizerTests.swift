@@ -378,15 +378,31 @@ import Testing
         }
         let rect = CGRect(x: 10, y: 10, width: 50, height: 30)
         let transforms = [CGAffineTransform.identity, CGAffineTransform(rotationAngle: 0.7), CGAffineTransform(scaleX: -1, y: 3),
-                          CGAffineTransform(a: 1, b: 0.4, c: -0.9, d: 0.2, tx: 5, ty: -8), CGAffineTransform(scaleX: 0, y: 1)]
+                          CGAffineTransform(a: 1, b: 0.4, c: -0.9, d: 0.2, tx: 5, ty: -8)]
+        let shapes = [Path(ellipseIn: rect), Path(rect), Path(roundedRect: rect, cornerRadius: 8),
+                      Path(roundedRect: rect, cornerRadius: 8, style: .circular),
+                      Path(roundedRect: CGRect(x: 0, y: 0, width: 80, height: 6), cornerRadius: 3),   // a capsule
+                      Path(roundedRect: rect, cornerSize: CGSize(width: 25, height: 4))]
         for t in transforms {
-            #expect(convex(Path(ellipseIn: rect), t))
-            #expect(convex(Path(rect), t))
-            #expect(convex(Path(roundedRect: rect, cornerRadius: 8), t))
-            #expect(convex(Path(roundedRect: rect, cornerRadius: 8, style: .circular), t))
-            #expect(convex(Path(roundedRect: CGRect(x: 0, y: 0, width: 80, height: 6), cornerRadius: 3), t))   // a capsule
-            #expect(convex(Path(roundedRect: rect, cornerSize: CGSize(width: 25, height: 4)), t))
+            for shape in shapes { #expect(convex(shape, t)) }
         }
+        // Squashed flat by a singular transform, each doubles back on itself (a spike): not
+        // convex, before flattening or after (it covers nothing either way).
+        for shape in shapes {
+            let flat = CGAffineTransform(scaleX: 0, y: 1)
+            #expect(!convex(shape, flat) && !shape.flattenedPassesShapeCheck(transform: flat))
+        }
+        // Nearly so (found by the raster fuzzer): a straight quadratic out and a bent one back,
+        // squashed onto a line by a transform of determinant −1.3·10⁻⁸. Its control polygon
+        // doubles back at the far end; its flattening turns both ways near the start.
+        var sliver = Path()
+        sliver.move(to: CGPoint(x: 2.27e-07, y: 2.27e-07))
+        sliver.addQuadCurve(to: CGPoint(x: 2.27e-07, y: 81.875), control: CGPoint(x: 2.27e-07, y: 2.27e-07))
+        sliver.addQuadCurve(to: CGPoint(x: 2.25e-07, y: 6.8e-08), control: CGPoint(x: 23.875, y: 1.17e-07))
+        let squash = CGAffineTransform(a: 1.0773487126509996e-133, b: 9.1875e-09, c: 1.40625, d: 1.3984375, tx: 1.47e-07, ty: 1.47e-07)
+        #expect(!sliver.flattenedPassesShapeCheck(transform: squash))
+        #expect(!convex(sliver, squash))
+        #expect(sliver._convexShortcutHolds(transform: squash))
         // The same counts as `flattenedSegmentCount`.
         let circle = Path(ellipseIn: rect)
         #expect(circle.flattenedSegmentCountAndShape(transform: .identity, tolerance: 0.01).count

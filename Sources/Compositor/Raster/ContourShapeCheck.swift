@@ -13,7 +13,8 @@ import Foundation
 /// A turn is counted only where the cross product of consecutive edges exceeds 10⁻⁹ of their
 /// lengths' product: collinear pieces of a straight side may then lean either way by rounding.
 /// A concave corner that slight puts a double winding on an area below 10⁻⁹ px², nothing an
-/// 8-bit coverage can show.
+/// 8-bit coverage can show. An edge that goes straight back along the one before (a spike)
+/// fails the check.
 struct ContourShapeCheck {
     /// The most contours checked against each other (pairwise box tests); more is "not simple".
     static let maximumContours = 8
@@ -92,7 +93,14 @@ struct ContourShapeCheck {
     private mutating func corner(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) {
         let cross = ax * by - ay * bx
         let size = (abs(ax) + abs(ay)) * (abs(bx) + abs(by))
-        guard abs(cross) > 1e-9 * size else { return }
+        guard abs(cross) > 1e-9 * size else {
+            // Straight on, or straight back: a polygon that doubles back on itself turns by
+            // half a turn either way, and the curves its control polygon bounds may bulge to
+            // either side of the spike (the raster fuzzer found a control polygon squashed
+            // flat by a transform whose curves flattened to a polygon turning both ways).
+            if ax * bx + ay * by < 0 { simple = false }
+            return
+        }
         let sign = cross > 0 ? 1 : -1
         if turn == 0 { turn = sign } else if turn != sign { simple = false }
     }
