@@ -386,12 +386,21 @@ import Testing
         for t in transforms {
             for shape in shapes { #expect(convex(shape, t)) }
         }
-        // Squashed flat by a singular transform, each doubles back on itself (a spike): not
-        // convex, before flattening or after (it covers nothing either way).
+        // Squashed flat by a singular transform, each control polygon doubles back on itself
+        // (a spike): not known convex before flattening (it covers nothing either way).
         for shape in shapes {
             let flat = CGAffineTransform(scaleX: 0, y: 1)
-            #expect(!convex(shape, flat) && !shape.flattenedPassesShapeCheck(transform: flat))
+            #expect(!convex(shape, flat) && shape._convexShortcutHolds(transform: flat))
         }
+        // A flattened polygon may have a spike of its own: a curve a millionth of a pixel long
+        // (found by the raster fuzzer, after spikes were first failed everywhere) flattens to
+        // one segment, closed back: its control polygon, a triangle, passes, and so does that.
+        var tiny = Path()
+        tiny.move(to: CGPoint(x: -20.125, y: 87.5))
+        tiny.addQuadCurve(to: CGPoint(x: -0.25, y: 3.5), control: CGPoint(x: 26.125, y: 85.875))
+        let shrink = CGAffineTransform(a: 1.0773487946563232e-133, b: 9.1875e-09, c: 9.1875e-09, d: 9.1875e-09, tx: 1.47e-07, ty: 1.47e-07)
+        #expect(convex(tiny, shrink) && tiny.flattenedPassesShapeCheck(transform: shrink))
+        #expect(tiny._convexShortcutHolds(transform: shrink))
         // Nearly so (found by the raster fuzzer): a straight quadratic out and a bent one back,
         // squashed onto a line by a transform of determinant −1.3·10⁻⁸. Its control polygon
         // doubles back at the far end; its flattening turns both ways near the start.

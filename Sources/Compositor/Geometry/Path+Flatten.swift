@@ -272,6 +272,7 @@ extension Path {
     /// control polygons, and a failed check fails again on them.
     func flattenedSegmentCountAndShape(transform: CGAffineTransform, tolerance: Double) -> (count: Int, convex: Bool, curves: Bool) {
         var shape = ContourShapeCheck()
+        shape.failsSpikes = true
         var curves = false
         let count = segmentCount(transform: transform, tolerance: tolerance, below: nil, checking: true, shape: &shape,
                                  curves: &curves)!

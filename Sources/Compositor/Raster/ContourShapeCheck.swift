@@ -13,8 +13,8 @@ import Foundation
 /// A turn is counted only where the cross product of consecutive edges exceeds 10⁻⁹ of their
 /// lengths' product: collinear pieces of a straight side may then lean either way by rounding.
 /// A concave corner that slight puts a double winding on an area below 10⁻⁹ px², nothing an
-/// 8-bit coverage can show. An edge that goes straight back along the one before (a spike)
-/// fails the check.
+/// 8-bit coverage can show. Checking control polygons, an edge that goes straight back along
+/// the one before (a spike) fails (`failsSpikes`).
 struct ContourShapeCheck {
     /// The most contours checked against each other (pairwise box tests); more is "not simple".
     static let maximumContours = 8
@@ -22,6 +22,13 @@ struct ContourShapeCheck {
     typealias Box = (minX: Double, minY: Double, maxX: Double, maxY: Double)
 
     private(set) var simple = true
+    /// Whether an edge going straight back along the one before (a spike) fails the check:
+    /// set where control polygons are checked (`Path.flattenedSegmentCountAndShape`). The
+    /// curves such a polygon bounds may bulge to either side of the spike, and flatten to a
+    /// polygon turning both ways (the raster fuzzer found one, squashed flat by a transform).
+    /// A flattened polygon may have spikes of its own and still be single-wound: a curve
+    /// a millionth of a pixel long, flattened to one segment and closed, is a spike.
+    var failsSpikes = false
     /// The first contour's box, and the others' (most paths have one contour: no array, so no
     /// allocation, for them).
     private var firstBox: Box?
@@ -94,11 +101,8 @@ struct ContourShapeCheck {
         let cross = ax * by - ay * bx
         let size = (abs(ax) + abs(ay)) * (abs(bx) + abs(by))
         guard abs(cross) > 1e-9 * size else {
-            // Straight on, or straight back: a polygon that doubles back on itself turns by
-            // half a turn either way, and the curves its control polygon bounds may bulge to
-            // either side of the spike (the raster fuzzer found a control polygon squashed
-            // flat by a transform whose curves flattened to a polygon turning both ways).
-            if ax * bx + ay * by < 0 { simple = false }
+            // Straight on, or straight back (a spike, which covers nothing): see `failsSpikes`.
+            if failsSpikes && ax * bx + ay * by < 0 { simple = false }
             return
         }
         let sign = cross > 0 ? 1 : -1
