@@ -209,16 +209,26 @@ struct StatsRecorder {
     /// Microseconds since the render began. The monotonic clock read as one integer: a
     /// `ContinuousClock` instant's `Duration` is split into seconds and attoseconds through
     /// 128-bit division, which every leaf paid twice.
-    var now: Double { Double(DispatchTime.now().uptimeNanoseconds &- origin) / 1e3 }
+    var now: Double { Self.microseconds(since: origin) }
+
+    /// Microseconds from `origin` (monotonic nanoseconds) to now.
+    @inline(__always)
+    private static func microseconds(since origin: UInt64) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds &- origin) / 1e3
+    }
 
     /// Runs `body`, adding its duration to `phase` and a span to the trace: a span of its own,
     /// or the last span extended to its end when that is the same phase's with nothing else
     /// recorded since (the gap between the two calls then counts in the span, not the phase).
     mutating func time<R>(_ phase: Phase, _ body: () throws -> R) rethrows -> R {
-        let start = now
+        // The clock read through a local `origin`, not `now`: calling a getter on `self` from
+        // the `defer` made a copy of the whole recorder (five references retained and
+        // released) on every call, a call per leaf drawn.
+        let origin = self.origin
+        let start = Self.microseconds(since: origin)
         let opened = open.count, spans = trace.spans.count
         defer {
-            let end = now
+            let end = Self.microseconds(since: origin)
             let duration = end - start
             phaseTotals[phase.rawValue] += duration / 1e3
             lastInterval = (start, duration)

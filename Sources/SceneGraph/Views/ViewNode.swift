@@ -21,7 +21,10 @@ indirect enum ViewNode: Sendable {
 enum Leaf: Sendable {
     /// Nothing, taking no room.
     case empty
-    case shape(ShapeGeometry, style: any ShapeStyle, fillRule: FillRule)
+    /// Boxed (indirect): layout, lowering and planning copy each leaf several times, and a
+    /// copy is then one retain instead of two (the geometry, and the style's existential,
+    /// whose `Color` is too large to sit in it unboxed).
+    indirect case shape(ShapeGeometry, style: any ShapeStyle, fillRule: FillRule)
     /// Pixels at their natural size, or stretched to the frame when resizable.
     case image(ImageContent, resizable: Bool, filter: ImageFilter)
     /// Vector art (an SVG document) at its natural size, or stretched to the frame when
