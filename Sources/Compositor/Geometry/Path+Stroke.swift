@@ -14,30 +14,9 @@ extension Path {
     /// dropped; a subpath of one point remains (a dot, for round and square caps). A closed
     /// subpath does not repeat its first point at the end.
     func polylines(tolerance: Double = strokeFlatteningTolerance, balanced: Bool = false) -> [Polyline] {
-        let smooth = smoothJunctions()
-        var out: [Polyline] = []
-        var current: [CGPoint] = []
-        var corners: [Bool] = []
-        var element = 0, subpath = -1
-        flatten(tolerance: tolerance, balanced: balanced,
-                moveTo: { x, y in current = [CGPoint(x: x, y: y)]; corners = [true]; subpath += 1 },
-                lineTo: { x, y in
-                    let p = CGPoint(x: x, y: y)
-                    if p != current.last { current.append(p); corners.append(false) }
-                },
-                close: { explicit in
-                    if explicit, current.count > 1, current.first == current.last {
-                        current.removeLast(); corners.removeLast()
-                    }
-                    if explicit, subpath < smooth.starts.count, smooth.starts[subpath] { corners[0] = false }
-                    out.append(Polyline(points: current, corners: corners, closed: explicit && current.count > 1))
-                    current = []; corners = []
-                },
-                elementEnd: {
-                    if !corners.isEmpty, element < smooth.ends.count { corners[corners.count - 1] = !smooth.ends[element] }
-                    element += 1
-                })
-        return out
+        var collector = PolylineCollector(smooth: smoothJunctions())
+        flatten(tolerance: tolerance, balanced: balanced, into: &collector)
+        return collector.out
     }
 
     /// For each drawing element, whether the path continues smoothly after its end (the next
@@ -101,6 +80,42 @@ extension Path {
             }
         }
         return (ends, starts)
+    }
+}
+
+/// Gathers a flattening into polylines (`Path.polylines`): a sink, not closures, so each
+/// point costs no closure call and no access to captured, boxed arrays (those were 120
+/// instructions a point of S5's strokes).
+private struct PolylineCollector: PolylineSink {
+    let smooth: (ends: [Bool], starts: [Bool])
+    var out: [Polyline] = []
+    var current: [CGPoint] = []
+    var corners: [Bool] = []
+    var element = 0, subpath = -1
+
+    init(smooth: (ends: [Bool], starts: [Bool])) { self.smooth = smooth }
+
+    mutating func moveTo(_ x: Double, _ y: Double) {
+        current = [CGPoint(x: x, y: y)]; corners = [true]; subpath += 1
+    }
+
+    mutating func lineTo(_ x: Double, _ y: Double) {
+        let p = CGPoint(x: x, y: y)
+        if p != current.last { current.append(p); corners.append(false) }
+    }
+
+    mutating func close(explicit: Bool) {
+        if explicit, current.count > 1, current.first == current.last {
+            current.removeLast(); corners.removeLast()
+        }
+        if explicit, subpath < smooth.starts.count, smooth.starts[subpath] { corners[0] = false }
+        out.append(Polyline(points: current, corners: corners, closed: explicit && current.count > 1))
+        current = []; corners = []
+    }
+
+    mutating func elementEnd() {
+        if !corners.isEmpty, element < smooth.ends.count { corners[corners.count - 1] = !smooth.ends[element] }
+        element += 1
     }
 }
 
@@ -336,12 +351,17 @@ struct Stroker {
             join(at: p[j], d[j - 1], d[j], corner: line.corners[j], room: min(lengths[j - 1], lengths[j]), &left, &right)
         }
         left.append(offset(p[n - 1], nl, hw)); right.append(offset(p[n - 1], nl, -hw))
-        var outline = left
-        outline.reserveCapacity(left.count + right.count + 64)
-        appendCap(at: p[n - 1], direction: d[segments - 1], into: &outline)
-        outline.append(contentsOf: right.reversed())
-        appendCap(at: p[0], direction: CGPoint(x: -d[0].x, y: -d[0].y), into: &outline)
-        out.addLines(outline)
+        // The outline, in order: the left side, the end cap, the right side backwards, the
+        // start cap; written into `out` part by part, not gathered into one array first.
+        var endCap: [CGPoint] = [], startCap: [CGPoint] = []
+        appendCap(at: p[n - 1], direction: d[segments - 1], into: &endCap)
+        appendCap(at: p[0], direction: CGPoint(x: -d[0].x, y: -d[0].y), into: &startCap)
+        out.reserveRoom(for: left.count + endCap.count + right.count + startCap.count + 1)
+        out.move(to: left[0])
+        out.continueLines(left.dropFirst())
+        out.continueLines(endCap)
+        out.continueLines(right.reversed())
+        out.continueLines(startCap)
         out.closeSubpath()
     }
 

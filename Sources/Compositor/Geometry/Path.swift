@@ -141,10 +141,18 @@ public struct Path: Hashable, Sendable {
         // thousands of points: growing by doubling copied the elements again and again).
         reserveRoom(for: points.count + 1)
         move(to: first)
-        // `addLine` for each of the rest, its bookkeeping done once.
-        for point in points.dropFirst() { elements.append(.line(to: point)) }
-        current = points[points.count - 1]
-        countLineSegments(points.count - 1)
+        continueLines(points.dropFirst())
+    }
+
+    /// `addLine` to each of `points` in order, its bookkeeping done once. Requires a current
+    /// point, as after `move(to:)`. (A plain loop of appends into reserved room: filling
+    /// placeholders first, or copying from a scratch buffer, cost as much or more.)
+    mutating func continueLines<C: BidirectionalCollection<CGPoint>>(_ points: C) {
+        guard let last = points.last, segmentStart() != nil else { return }
+        reserveRoom(for: points.count)
+        for p in points { elements.append(.line(to: p)) }
+        current = last
+        countLineSegments(points.count)
     }
 
     /// Makes room for `count` more elements at once, still doubling the capacity when it grows
