@@ -65,6 +65,38 @@ import Testing
         for x in 11..<109 { #expect((0..<200).contains { cov[$0 * 200 + x] > 0 }, "column \(x)") }
     }
 
+    /// Inside a flattened curve, a step's outer side is one vertex, where the two segments'
+    /// offset lines meet (hw/cos(θ/2) from the centre line's vertex), not a bevel's two: a
+    /// ring's outer and inner contours have a vertex per centre-line vertex each. Both stay
+    /// within the tolerance of the true offset circles, and the ring's area is exact.
+    @Test func curveStepsTakeOneOuterVertex() throws {
+        // A circle of r = 60 stroked 10 wide: outer r = 65, inner 55, area π(65² − 55²) = 1200π.
+        let c = CGPoint(x: 100, y: 100)
+        let circle = Path(ellipseIn: CGRect(x: c.x - 60, y: c.y - 60, width: 120, height: 120))
+        let tolerance = strokeFlatteningTolerance
+        let outline = circle.strokedPath(StrokeStyle(lineWidth: 10), tolerance: tolerance)
+        var contours: [[CGPoint]] = []
+        outline.forEach { element in
+            switch element {
+            case .move(let p): contours.append([p])
+            case .line(let p): contours[contours.count - 1].append(p)
+            default: break
+            }
+        }
+        #expect(contours.count == 2)
+        let centre = circle.polylines(tolerance: tolerance, balanced: true)
+        #expect(centre.count == 1)
+        // One vertex a side for each of the centre line's (bevels gave the outer side two).
+        #expect(contours.allSatisfy { $0.count == centre[0].points.count }, "\(contours.map(\.count)) for \(centre[0].points.count)")
+        let radii = contours.map { $0.map { hypot($0.x - c.x, $0.y - c.y) } }
+        let outer = radii.max { $0.max()! < $1.max()! }!, inner = radii.min { $0.min()! < $1.min()! }!
+        // Balanced centre vertices sit up to ⅔ of a step's sagitta (≤ tolerance) outside the
+        // circle, and the outer vertex a further hw(1/cos(θ/2) − 1) ≤ tolerance beyond.
+        #expect(outer.allSatisfy { abs($0 - 65) <= 2 * tolerance }, "\(outer.min()!) … \(outer.max()!)")
+        #expect(inner.allSatisfy { abs($0 - 55) <= 2 * tolerance }, "\(inner.min()!) … \(inner.max()!)")
+        #expect(relativeError(try coveredArea(outline, clip: clip), 1200 * .pi) < 0.0005)
+    }
+
     @Test func closedSubpathsJoinAtTheirStart() throws {
         // A closed 80 × 80 square stroked 10 wide with miter joins: (80 + 10)² − (80 − 10)² = 3200
         // exactly, the start corner included.
