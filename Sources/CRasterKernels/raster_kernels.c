@@ -290,8 +290,8 @@ static inline __m256i fold_coverage8(__m256i sums, const raster_fold *f) {
 }
 
 __attribute__((target("avx2")))
-static void walk_row_solid_avx2(int32_t *cells, size_t first, size_t last, size_t width, const raster_fold *fold,
-                                uint32_t *pixels, uint32_t source) {
+static void walk_row_solid_avx2(int32_t *cells, size_t first, size_t last, size_t width, size_t cell_stride,
+                                const raster_fold *fold, uint32_t *pixels, uint32_t source) {
     const __m256i zero = _mm256_setzero_si256();
     const __m256i s = _mm256_set1_epi32((int)source);
     const __m256i s_lo = _mm256_unpacklo_epi8(s, zero), s_hi = _mm256_unpackhi_epi8(s, zero);
@@ -338,10 +338,24 @@ static void walk_row_solid_avx2(int32_t *cells, size_t first, size_t last, size_
             x += 8;
             continue;
         }
-        // The last 1 to 7 cells before `end`, as eight lanes of which the rest are masked off
-        // (masked loads read them as 0 and masked stores leave them as they are).
+        // The last 1 to 7 cells before `end`, as eight lanes of which the rest are masked off.
         const int n = (int)(end - x);
         const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        if (x + 8 <= width && x + 8 <= cell_stride) {
+            // Eight whole lanes are the row's own cells and pixels: plain loads and stores, not
+            // masked ones (a masked store is many micro-ops on AMD cores, and nearly every row
+            // of a thin stroke ends with one). The lanes from `end` on hold untouched cells, 0
+            // (`end` < `width`, so it is `last`): their sums are the row's last, and their
+            // coverage is masked to 0, which leaves their pixels as they are (`blended8`).
+            __m256i v = _mm256_loadu_si256((const __m256i *)(cells + x));
+            _mm256_storeu_si256((__m256i *)(cells + x), _mm256_setzero_si256());
+            v = prefix_sums8(v, sum);
+            sum = _mm256_extract_epi32(v, 7);
+            const __m256i m = _mm256_and_si256(fold_coverage8(v, fold), mask);
+            if (!_mm256_testz_si256(m, m)) blend_coverage8(pixels + x, spread_low_bytes(m), s_lo, s_hi);
+            break;
+        }
+        // Otherwise masked loads read the lanes past `end` as 0, and masked stores leave them.
         __m256i v = _mm256_maskload_epi32(cells + x, mask);
         _mm256_maskstore_epi32(cells + x, mask, zero);
         v = prefix_sums8(v, sum);
@@ -380,8 +394,8 @@ static void walk_band_solid_avx2(int32_t *cells, size_t cell_stride, size_t rows
             }
         }
         if (lo < hi) {
-            walk_row_solid_avx2(cells + r * cell_stride, (size_t)lo, (size_t)hi, width, fold, pixels + r * pixel_stride,
-                                row_sources ? row_sources[r] : source);
+            walk_row_solid_avx2(cells + r * cell_stride, (size_t)lo, (size_t)hi, width, cell_stride, fold,
+                                pixels + r * pixel_stride, row_sources ? row_sources[r] : source);
         }
     }
 }
