@@ -74,8 +74,11 @@ final class FillBatch {
         let top = region.y - firstBand * rows   // region row 0 in the first band's rows
         // (Wrapping arithmetic: every value is bounded by the region, below 2³¹ in fixed point;
         // the overflow checks were a fifth of the instructions here.)
+        // Both rows are at least 0 (the edges lie in the region, y0 < y1), so they are divided
+        // as unsigned values: a shift, without the signed division's rounding fix-up.
         @inline(__always) func bandRange(_ e: FixedEdge) -> (Int, Int) {
-            ((top &+ Int(e.y0) &>> shift) / rows, (top &+ Int(e.y1 &- 1) &>> shift) / rows)
+            (Int(UInt(bitPattern: top &+ Int(e.y0) &>> shift) / UInt(rows)),
+             Int(UInt(bitPattern: top &+ Int(e.y1 &- 1) &>> shift) / UInt(rows)))
         }
         var total = 0
         for i in 0..<edges.count {
