@@ -423,7 +423,11 @@ struct Stroker {
             // makes a stroke's outline a third fewer edges to rasterize.
             let k = hw / (1 + dot)
             let miter = CGPoint(x: (n1.x + n2.x) * k, y: (n1.y + n2.y) * k)
-            if cross > 0 {
+            if reach <= room {
+                // The inner side meets at the mirror point (`inner`'s, to the bit).
+                left.append(CGPoint(x: p.x + miter.x, y: p.y + miter.y))
+                right.append(CGPoint(x: p.x - miter.x, y: p.y - miter.y))
+            } else if cross > 0 {
                 inner(1, &left)
                 right.append(CGPoint(x: p.x - miter.x, y: p.y - miter.y))
             } else {
