@@ -65,7 +65,10 @@ public struct DisplayList: Equatable, CustomStringConvertible, Sendable {
 /// What a display list is made of: leaves, and groups of items isolated into a layer.
 public enum DisplayItem: Hashable, Sendable {
     case leaf(Leaf)
-    case group(Group)
+    /// Boxed (indirect): a group's fields are 240 bytes, and an item held them inline, so every
+    /// leaf of a list took 240 bytes and each copy or move of one moved them all. A leaf is
+    /// now a reference and a tag.
+    indirect case group(Group)
 
     /// A leaf: a device-space path filled with a colour, gradient or image whose opacity
     /// already includes every per-leaf opacity above it, blended with `blendMode`, kept within

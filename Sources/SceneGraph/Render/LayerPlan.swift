@@ -37,7 +37,8 @@ struct LayerPlan {
 /// A display item with its share of the plan.
 enum PlannedItem {
     case leaf(DisplayItem.Leaf, LeafPlan)
-    case group(DisplayItem.Group, GroupPlan)
+    /// Boxed, as `DisplayItem.group` is: a leaf's item is then its own size, not a group's.
+    indirect case group(DisplayItem.Group, GroupPlan)
 
     /// This item's images and those of everything inside it, in the order they are made.
     var images: [PlannedImage] {
