@@ -56,16 +56,19 @@ public struct ImageFill: Hashable, Sendable {
 /// A resolved fill: a colour, or a gradient given in a shape's coordinates with the transform
 /// from those to device pixels.
 public enum ShapeFill: Hashable, Sendable, CustomStringConvertible {
+    // Gradients and images are boxed (indirect): inline, their 120-odd bytes made every fill
+    // that size, and lowering copies each leaf's fill several times; a colour is now 40.
     case color(Color)
-    case linearGradient(Gradient, start: CGPoint, end: CGPoint, transform: CGAffineTransform)
-    case radialGradient(Gradient, center: CGPoint, startRadius: Double, endRadius: Double, transform: CGAffineTransform)
-    case angularGradient(Gradient, center: CGPoint, startAngle: Angle, endAngle: Angle, transform: CGAffineTransform)
+    indirect case linearGradient(Gradient, start: CGPoint, end: CGPoint, transform: CGAffineTransform)
+    indirect case radialGradient(Gradient, center: CGPoint, startRadius: Double, endRadius: Double, transform: CGAffineTransform)
+    indirect case angularGradient(Gradient, center: CGPoint, startAngle: Angle, endAngle: Angle, transform: CGAffineTransform)
     /// From a focal circle (location 0) to an end circle (location 1) with another centre
     /// (SVG's focal radial gradients).
-    case focalRadialGradient(Gradient, focus: CGPoint, focalRadius: Double, center: CGPoint, radius: Double, transform: CGAffineTransform)
+    indirect case focalRadialGradient(Gradient, focus: CGPoint, focalRadius: Double, center: CGPoint, radius: Double,
+                                      transform: CGAffineTransform)
     /// An image's pixels mapped into the shape's coordinates by `imageTransform`, faded by
     /// `opacity` (an image has no colour to carry it).
-    case image(ImageFill)
+    indirect case image(ImageFill)
 
     /// The Compositor paint, in the coordinates `transform` maps to device pixels. (An image's
     /// paint uses the image's own pixman object; the renderer draws from a private one.)
