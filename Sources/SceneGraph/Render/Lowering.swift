@@ -85,8 +85,11 @@ struct Lowering {
             try lowerLeaf(leaf, in: rect, context, into: &items)
         case .container:
             // Most children lower to one item: room for them at once (grown by doubling, a
-            // 10,000-shape stack's items were moved fifteen times).
-            items.reserveCapacity(items.count + placed.children.count)
+            // 10,000-shape stack's items were moved fifteen times). Still at least doubled:
+            // nested containers lowering into the same items each ask for a little more, and
+            // room made exactly for each would copy the items once a row, quadratic in all.
+            let needed = items.count + placed.children.count
+            if needed > items.capacity { items.reserveCapacity(max(needed, 2 * items.capacity)) }
             if threads > 1, placed.children.count >= Self.minimumParallelChildren, context.opacity > 0 {
                 try lowerInParallel(placed.children, context, into: &items)
             } else if let outlines = strokeOutlines(of: placed.children, context) {
