@@ -342,7 +342,13 @@ struct Stroker {
                      room: min(lengths[(j + n - 1) % n], lengths[j]), &left, &right)
             }
             out.addLines(left); out.closeSubpath()
-            out.addLines(right.reversed()); out.closeSubpath()
+            // The inner contour backwards, read in place as the open case reads it (no
+            // reversed copy of the array).
+            guard let last = right.last else { return }
+            out.reserveRoom(for: right.count + 1)
+            out.move(to: last)
+            out.continueLines(right.dropLast().reversed())
+            out.closeSubpath()
             return
         }
         let n0 = normal(d[0]), nl = normal(d[segments - 1])
