@@ -294,16 +294,7 @@ final class ShapeGeometry: Sendable {
     let strokeParts: (@Sendable (_ rect: CGRect, _ resolution: _PathResolution) throws(StrokeRefusal) -> (Path, StrokeStyle))?
 
     init<S: Shape>(_ shape: S) {
-        // `_resolvedPath`'s cast to a resolution-dependent shape, made once here rather than
-        // on every leaf of every frame (a dynamic cast is about 600 instructions).
-        if let dependent = shape as? any _ResolutionDependentShape {
-            path = { rect, resolution throws(StrokeRefusal) in
-                guard let resolution else { return shape.path(in: rect) }
-                return try dependent._path(in: rect, resolution: resolution)
-            }
-        } else {
-            path = { rect, _ in shape.path(in: rect) }
-        }
+        path = shape.resolvedPathFunction()
         if let stroke = shape as? any _StrokeParts {
             strokeParts = { rect, resolution throws(StrokeRefusal) in try stroke._strokeParts(in: rect, resolution: resolution) }
         } else {
