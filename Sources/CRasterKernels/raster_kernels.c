@@ -413,21 +413,10 @@ int raster_walk_band_solid(int32_t *cells, size_t cell_stride, size_t rows, int3
 // multiply-adds, so the events are the same bits and come in the same order.
 #pragma clang fp contract(off)
 
-static inline double swift_max(double x, double y) { return y >= x ? y : x; }
-static inline double swift_min(double x, double y) { return y < x ? y : x; }
-
-// The pair (a, b) crosses: its two events, from the values the test computed.
-static inline void crossing_events(const raster_strip_pieces *p, size_t a, size_t b, double y0, double y1, double d0,
-                                   double d1, raster_crossing *out) {
-    const double yc = swift_min(y1, swift_max(y0, y0 + (y1 - y0) * (d0 / (d0 - d1))));
-    // a left of b at y0 and right of it at y1: b joins a's left side, and a leaves b's.
-    const int32_t sign = d0 > 0 ? -1 : 1;
-    out[0].y = yc;
-    out[0].piece = p->index[a];
-    out[0].delta = sign * p->dir[b];
-    out[1].y = yc;
-    out[1].piece = p->index[b];
-    out[1].delta = -sign * p->dir[a];
+// 64-bit lanes below `n` (0 to 4) all ones, the others 0: a mask for `_mm256_maskload_pd`.
+__attribute__((target("avx2")))
+static inline __m256i lanes_below(size_t n) {
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)n), _mm256_setr_epi64x(0, 1, 2, 3));
 }
 
 __attribute__((target("avx2")))
@@ -446,7 +435,13 @@ static int exact_crossings_avx2(const raster_strip_pieces *p, size_t *next, int6
         const __m256d vright = _mm256_set1_pd(right);
         for (;;) {
             if (end + 4 > k) {
-                while (end < k && !(xmin[end] > right)) end++;
+                // The last one to three pieces, by a masked load (lanes from k on count as past).
+                if (end < k) {
+                    const __m256i lanes = lanes_below(k - end);
+                    const int past = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_maskload_pd(xmin + end, lanes), vright, _CMP_GT_OQ))
+                                   | (~_mm256_movemask_pd(_mm256_castsi256_pd(lanes)) & 0xf);
+                    end += (size_t)__builtin_ctz((unsigned)past);
+                }
                 break;
             }
             const int past = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(xmin + end), vright, _CMP_GT_OQ));
@@ -466,10 +461,14 @@ static int exact_crossings_avx2(const raster_strip_pieces *p, size_t *next, int6
         const double xai = xa[a], yai = ya[a], xbi = xb[a], ybi = yb[a], si = slope[a];
         const __m256d vxa = _mm256_set1_pd(xai), vya = _mm256_set1_pd(yai), vxb = _mm256_set1_pd(xbi),
                       vyb = _mm256_set1_pd(ybi), vs = _mm256_set1_pd(si);
-        size_t b = a + 1;
-        for (; b + 4 <= end; b += 4) {
-            const __m256d yaj = _mm256_loadu_pd(ya + b), ybj = _mm256_loadu_pd(yb + b);
-            const __m256d xaj = _mm256_loadu_pd(xa + b), xbj = _mm256_loadu_pd(xb + b), sj = _mm256_loadu_pd(slope + b);
+        // Four pairs a step; the last one to three by masked loads, their other lanes' results
+        // dropped (a branch per pair there was mispredicted about as often as it was taken).
+        for (size_t b = a + 1; b < end; b += 4) {
+            const int whole = b + 4 <= end;
+            const __m256i lanes = whole ? _mm256_set1_epi64x(-1) : lanes_below(end - b);
+            const __m256d yaj = _mm256_maskload_pd(ya + b, lanes), ybj = _mm256_maskload_pd(yb + b, lanes);
+            const __m256d xaj = _mm256_maskload_pd(xa + b, lanes), xbj = _mm256_maskload_pd(xb + b, lanes),
+                          sj = _mm256_maskload_pd(slope + b, lanes);
             // max(ya_i, ya_j) and min(yb_i, yb_j) as Swift's max and min pick them.
             const __m256d y0 = _mm256_blendv_pd(vya, yaj, _mm256_cmp_pd(yaj, vya, _CMP_GE_OQ));
             const __m256d y1 = _mm256_blendv_pd(vyb, ybj, _mm256_cmp_pd(ybj, vyb, _CMP_LT_OQ));
@@ -483,10 +482,12 @@ static int exact_crossings_avx2(const raster_strip_pieces *p, size_t *next, int6
             const __m256d opposite = _mm256_or_pd(
                 _mm256_and_pd(_mm256_cmp_pd(d0, zero, _CMP_LT_OQ), _mm256_cmp_pd(d1, zero, _CMP_GT_OQ)),
                 _mm256_and_pd(_mm256_cmp_pd(d0, zero, _CMP_GT_OQ), _mm256_cmp_pd(d1, zero, _CMP_LT_OQ)));
-            int mask = _mm256_movemask_pd(_mm256_and_pd(_mm256_cmp_pd(y1, y0, _CMP_GT_OQ), opposite));
+            int mask = _mm256_movemask_pd(_mm256_and_pd(_mm256_cmp_pd(y1, y0, _CMP_GT_OQ), opposite))
+                     & _mm256_movemask_pd(_mm256_castsi256_pd(lanes));
             if (mask == 0) continue;
-            // The heights of the four (meaningless where they do not cross), as `crossing_events`
-            // computes them: min(y1, max(y0, y0 + (y1 − y0) · (d0 / (d0 − d1)))).
+            // The heights of the four (meaningless where they do not cross), as the Swift loop
+            // computes them: min(y1, max(y0, y0 + (y1 − y0) · (d0 / (d0 − d1)))), with Swift's
+            // max and min (which operand each returns on a tie or a NaN).
             const __m256d t = _mm256_add_pd(y0, _mm256_mul_pd(_mm256_sub_pd(y1, y0), _mm256_div_pd(d0, _mm256_sub_pd(d0, d1))));
             const __m256d lifted = _mm256_blendv_pd(y0, t, _mm256_cmp_pd(t, y0, _CMP_GE_OQ));
             const __m256d yc = _mm256_blendv_pd(y1, lifted, _mm256_cmp_pd(lifted, y1, _CMP_LT_OQ));
@@ -506,15 +507,6 @@ static int exact_crossings_avx2(const raster_strip_pieces *p, size_t *next, int6
                 events[n + 1].y = heights[lane];
                 events[n + 1].piece = p->index[j];
                 events[n + 1].delta = -sign * di;
-                n += 2;
-            }
-        }
-        for (; b < end; b++) {
-            const double y0 = swift_max(yai, ya[b]), y1 = swift_min(ybi, yb[b]);
-            const double d0 = (xai + (y0 - yai) * si) - (xa[b] + (y0 - ya[b]) * slope[b]);
-            const double d1 = (y1 >= ybi ? xbi : xai + (y1 - yai) * si) - (y1 >= yb[b] ? xb[b] : xa[b] + (y1 - ya[b]) * slope[b]);
-            if (y1 > y0 && ((d0 < 0 && d1 > 0) || (d0 > 0 && d1 < 0))) {
-                crossing_events(p, a, b, y0, y1, d0, d1, events + n);
                 n += 2;
             }
         }
