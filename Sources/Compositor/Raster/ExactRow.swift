@@ -141,22 +141,26 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
     s.sortKeys.removeAll()
     for i in 0..<k { s.sortKeys.append(p[i].xmin) }
     countingSortByColumn(columns: columns, keys: s.sortKeys, counts: &s.columnCount, slots: &s.slots)
-    s.sorted.removeAll()
-    s.sortedIndex.removeAll()
-    for a in 0..<s.slots.count {
-        let i = Int(s.slots[a])
-        let piece = p[i]
-        // Insertion into place (only ever moves within one column's bucket).
-        var b = s.sorted.count
-        s.sorted.append(piece)
-        s.sortedIndex.append(Int32(i))
-        while b > 0, s.sorted[b - 1].xmin > piece.xmin {
-            s.sorted[b] = s.sorted[b - 1]
-            s.sortedIndex[b] = s.sortedIndex[b - 1]
-            b -= 1
+    // (Local views of the buffers: through `s`, every store might change them, so each
+    // access would load the buffer's address again.)
+    s.sorted.resize(count: s.slots.count)
+    s.sortedIndex.resize(count: s.slots.count)
+    do {
+        let slots = s.slots.view, sorted = s.sorted.view, sortedIndex = s.sortedIndex.view
+        for a in 0..<slots.count {
+            let i = Int(slots[a])
+            let piece = p[i]
+            let key = piece.xmin
+            // Insertion into place (only ever moves within one column's bucket).
+            var b = a
+            while b > 0, sorted[b - 1].xmin > key {
+                sorted[b] = sorted[b - 1]
+                sortedIndex[b] = sortedIndex[b - 1]
+                b -= 1
+            }
+            sorted[b] = piece
+            sortedIndex[b] = Int32(i)
         }
-        s.sorted[b] = piece
-        s.sortedIndex[b] = Int32(i)
     }
     s.events.removeAll()
     let q = s.sorted.buffer
@@ -299,11 +303,16 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
     s.eventStart.reset(count: k + 1, to: 0)
     s.totalDelta.reset(count: k, to: 0)
     s.deltaMagnitude.reset(count: k, to: 0)
-    for e in 0..<s.events.count {
-        let ev = s.events[e]
-        s.eventStart[Int(ev.piece) + 1] &+= 1
-        s.totalDelta[Int(ev.piece)] &+= ev.delta
-        s.deltaMagnitude[Int(ev.piece)] &+= Int64(ev.delta.magnitude)
+    do {
+        let events = s.events.view, eventStart = s.eventStart.view, totalDelta = s.totalDelta.view
+        let deltaMagnitude = s.deltaMagnitude.view
+        for e in 0..<events.count {
+            let ev = events[e]
+            let i = Int(ev.piece)
+            eventStart[i + 1] &+= 1
+            totalDelta[i] &+= ev.delta
+            deltaMagnitude[i] &+= Int64(ev.delta.magnitude)
+        }
     }
 
     // 2. Winding left of each piece's top.
@@ -372,30 +381,35 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
     // the sum of their sizes) separates inside from inside all along and draws nothing: its
     // events are neither grouped nor sorted (deep inside S4, most of them). Step 3 then sees it
     // without events, with the same windings on both sides, and still draws nothing.
+    let eventStart = s.eventStart.view
     if fillRule == .nonZero && s.skipsPiecesInside {
         var skipped = 0
-        for i in 0..<k where s.eventStart[i + 1] != 0 {
-            let w = Int64(s.windingTop[i]), spread = s.deltaMagnitude[i]
+        let windingTop = s.windingTop.view, deltaMagnitude = s.deltaMagnitude.view
+        for i in 0..<k where eventStart[i + 1] != 0 {
+            let w = Int64(windingTop[i]), spread = deltaMagnitude[i]
             let low = min(w, w + Int64(p[i].dir)) - spread, high = max(w, w + Int64(p[i].dir)) + spread
             if low > 0 || high < 0 {
-                s.eventStart[i + 1] = 0
+                eventStart[i + 1] = 0
                 skipped += 1
             }
         }
         s.piecesSkipped &+= skipped
     }
-    for i in 0..<k { s.eventStart[i + 1] &+= s.eventStart[i] }
+    for i in 0..<k { eventStart[i + 1] &+= eventStart[i] }
     // Every slot is written by the scatter below: no need to clear them first.
-    s.sortedEvents.resize(count: Int(s.eventStart[k]))
+    s.sortedEvents.resize(count: Int(eventStart[k]))
     s.columnCount.reset(count: k, to: 0)
-    for i in 0..<k { s.columnCount[i] = s.eventStart[i] }
-    for e in 0..<s.events.count {
-        let ev = s.events[e]
-        let i = Int(ev.piece)
-        // A dropped piece's slot range is empty: its events are not kept.
-        guard s.columnCount[i] < s.eventStart[i + 1] else { continue }
-        s.sortedEvents[Int(s.columnCount[i])] = ev
-        s.columnCount[i] &+= 1
+    do {
+        let next = s.columnCount.view, events = s.events.view, sortedEvents = s.sortedEvents.view
+        for i in 0..<k { next[i] = eventStart[i] }
+        for e in 0..<events.count {
+            let ev = events[e]
+            let i = Int(ev.piece)
+            // A dropped piece's slot range is empty: its events are not kept.
+            guard next[i] < eventStart[i + 1] else { continue }
+            sortedEvents[Int(next[i])] = ev
+            next[i] &+= 1
+        }
     }
     // Most pieces have a few events: insertion sort beats a general sort's setup. A piece
     // crossing thousands (a long, almost horizontal edge: a closing edge tilted by a
@@ -403,7 +417,7 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
     // (Events at one height may come in any order: the parts between them have no height.)
     let ev = s.sortedEvents.view
     for i in 0..<k {
-        let lo = Int(s.eventStart[i]), hi = Int(s.eventStart[i + 1])
+        let lo = Int(eventStart[i]), hi = Int(eventStart[i + 1])
         guard hi - lo > 1 else { continue }
         if hi - lo > s.insertionSortLimit {
             var group = UnsafeMutableBufferPointer(start: ev.base + lo, count: hi - lo)
@@ -425,12 +439,13 @@ func resolveRowExactly<Out: LineSink & ~Copyable>(_ p: UnsafeBufferPointer<Piece
         drawEvenOddPieces(p, ev, width: width, &s, out: &out)
         return true
     }
+    let windingTop = s.windingTop.view
     for i in 0..<k {
         let pc = p[i]
-        var w = s.windingTop[i]
+        var w = windingTop[i]
         var y = pc.ya
-        var e = Int(s.eventStart[i])
-        let end = Int(s.eventStart[i + 1])
+        var e = Int(eventStart[i])
+        let end = Int(eventStart[i + 1])
         while true {
             let yEnd = e < end ? ev[e].y : pc.yb
             let l = inside(w), r = inside(w &+ pc.dir)
