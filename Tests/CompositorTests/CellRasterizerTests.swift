@@ -412,6 +412,28 @@ import Testing
         #expect(!sliver.flattenedPassesShapeCheck(transform: squash))
         #expect(!convex(sliver, squash))
         #expect(sliver._convexShortcutHolds(transform: squash))
+        // A convex blob (three cubics) squashed to 1.3·10⁻⁷ px by 60 px (found by the raster
+        // fuzzer, `convex-claim-thin-blob`): its control polygon passes the turn and direction
+        // tests, but balancing moves its flattened vertices by as much as its width, and the
+        // flattening turns back and forth at its far end. Thinner than a millionth of its
+        // length, it is not known convex before flattening.
+        var blob = Path()
+        blob.move(to: CGPoint(x: 3.7280011429459385, y: 41.642662484624516))
+        blob.addCurve(to: CGPoint(x: 41.59831099327503, y: 51.79759411320679),
+                      control1: CGPoint(x: 11.390697132678639, y: 54.89233831249638),
+                      control2: CGPoint(x: 28.334517737092014, y: 59.43582740579426))
+        blob.addCurve(to: CGPoint(x: 51.823107483894276, y: 13.946087653535553),
+                      control1: CGPoint(x: 54.86210424945804, y: 44.15936082061933),
+                      control2: CGPoint(x: 59.436852070069875, y: 27.22395317293434))
+        blob.addCurve(to: CGPoint(x: 13.990533304623632, y: 3.6514611177600926),
+                      control1: CGPoint(x: 44.20936289771866, y: 0.6682221341367658),
+                      control2: CGPoint(x: 27.28242587422479, y: -3.9377688361245013))
+        let thin = CGAffineTransform(a: 2.55497313881602e-135, b: 1.1171875, c: 6.1875e-09, d: 6.1875e-09, tx: 9.9e-08, ty: 9.9e-08)
+        #expect(!blob.flattenedPassesShapeCheck(transform: thin, tolerance: 0.01))
+        #expect(!convex(blob, thin))
+        #expect(blob._convexShortcutHolds(transform: thin))
+        // The same blob unsquashed is convex before flattening and after.
+        #expect(convex(blob) && blob.flattenedPassesShapeCheck())
         // The same counts as `flattenedSegmentCount`.
         let circle = Path(ellipseIn: rect)
         #expect(circle.flattenedSegmentCountAndShape(transform: .identity, tolerance: 0.01).count

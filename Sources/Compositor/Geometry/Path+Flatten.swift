@@ -266,13 +266,15 @@ extension Path {
     /// curve lies inside its control points' bounding box, so disjoint boxes stay disjoint.
     /// (The balancing of `flatten` moves vertices outwards by at most ⅔ of the tolerance, a
     /// sliver of the pixel the check's boxes are padded with, and less than the curve falls
-    /// below the tangent over the neighbouring step, so corners keep turning the same way.)
+    /// below the tangent over the neighbouring step, so corners keep turning the same way;
+    /// across a contour squashed thinner than a millionth of its length it may not, and the
+    /// check refuses such a contour: `ContourShapeCheck.checksControlPolygons`.)
     ///
     /// `curves`: whether the path has a curve. Without one, the flattened polygons are the
     /// control polygons, and a failed check fails again on them.
     func flattenedSegmentCountAndShape(transform: CGAffineTransform, tolerance: Double) -> (count: Int, convex: Bool, curves: Bool) {
         var shape = ContourShapeCheck()
-        shape.failsSpikes = true
+        shape.checksControlPolygons = true
         var curves = false
         let count = segmentCount(transform: transform, tolerance: tolerance, below: nil, checking: true, shape: &shape,
                                  curves: &curves)!

@@ -14,7 +14,8 @@ import Foundation
 /// lengths' product: collinear pieces of a straight side may then lean either way by rounding.
 /// A concave corner that slight puts a double winding on an area below 10⁻⁹ px², nothing an
 /// 8-bit coverage can show. Checking control polygons, an edge that goes straight back along
-/// the one before (a spike) fails (`failsSpikes`).
+/// the one before (a spike) fails, and so does a contour squashed thinner than a millionth of
+/// its length (`checksControlPolygons`).
 struct ContourShapeCheck {
     /// The most contours checked against each other (pairwise box tests); more is "not simple".
     static let maximumContours = 8
@@ -22,13 +23,20 @@ struct ContourShapeCheck {
     typealias Box = (minX: Double, minY: Double, maxX: Double, maxY: Double)
 
     private(set) var simple = true
-    /// Whether an edge going straight back along the one before (a spike) fails the check:
-    /// set where control polygons are checked (`Path.flattenedSegmentCountAndShape`). The
-    /// curves such a polygon bounds may bulge to either side of the spike, and flatten to a
-    /// polygon turning both ways (the raster fuzzer found one, squashed flat by a transform).
-    /// A flattened polygon may have spikes of its own and still be single-wound: a curve
-    /// a millionth of a pixel long, flattened to one segment and closed, is a spike.
-    var failsSpikes = false
+    /// Whether control polygons are checked (`Path.flattenedSegmentCountAndShape`), which
+    /// must fail wherever their curves might flatten to a polygon that does not pass:
+    /// - An edge going straight back along the one before (a spike) fails. The curves such a
+    ///   polygon bounds may bulge to either side of the spike, and flatten to a polygon
+    ///   turning both ways (the raster fuzzer found one, squashed flat by a transform). A
+    ///   flattened polygon may have spikes of its own and still be single-wound: a curve a
+    ///   millionth of a pixel long, flattened to one segment and closed, is a spike.
+    /// - A contour whose box is thinner than a millionth of its length fails. Balancing moves
+    ///   each flattened vertex off the curve by a share of its chord's bulge, and across a
+    ///   width that small those moves can make the polygon turn back and forth (the raster
+    ///   fuzzer found a convex blob squashed to 1.3·10⁻⁷ px by 60 px whose flattening did).
+    ///   The area at stake is below 10⁻⁴ px²; such a path is checked after flattening, as
+    ///   any other.
+    var checksControlPolygons = false
     /// The first contour's box, and the others' (most paths have one contour: no array, so no
     /// allocation, for them).
     private var firstBox: Box?
@@ -80,6 +88,10 @@ struct ContourShapeCheck {
         if firstYSign != 0, lastYSign != 0, firstYSign != lastYSign { yChanges += 1 }
         if firstXSign != 0, lastXSign != 0, firstXSign != lastXSign { xChanges += 1 }
         if yChanges > 2 || xChanges > 2 { simple = false; return }
+        if checksControlPolygons, min(maxX - minX, maxY - minY) < 1e-6 * max(maxX - minX, maxY - minY) {
+            simple = false
+            return
+        }
         // Whole pixels this contour may touch; no other contour may touch one of them.
         let box: Box = (minX.rounded(.down) - 1, minY.rounded(.down) - 1, maxX.rounded(.up) + 1, maxY.rounded(.up) + 1)
         @inline(__always) func overlaps(_ b: Box) -> Bool {
@@ -101,8 +113,8 @@ struct ContourShapeCheck {
         let cross = ax * by - ay * bx
         let size = (abs(ax) + abs(ay)) * (abs(bx) + abs(by))
         guard abs(cross) > 1e-9 * size else {
-            // Straight on, or straight back (a spike, which covers nothing): see `failsSpikes`.
-            if failsSpikes && ax * bx + ay * by < 0 { simple = false }
+            // Straight on, or straight back (a spike, which covers nothing): see `checksControlPolygons`.
+            if checksControlPolygons && ax * bx + ay * by < 0 { simple = false }
             return
         }
         let sign = cross > 0 ? 1 : -1
