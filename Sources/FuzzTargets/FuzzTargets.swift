@@ -158,14 +158,14 @@ public enum FuzzTargets {
         guard (try? batched.endBatch(restoring: state)) != nil else { return false }
         let same = once.withUnsafeMutableBytes { x in banded.withUnsafeMutableBytes { y in x.elementsEqual(y) } }
         precondition(same, "batched fills differ from fills drawn at once")
-        convexPathsFlattenConvex(p, transform: transform)
+        convexPathsFlattenSingleWound(p, transform: transform)
         return kernelsAgreeWithPixman(p, transform: transform, &reader)
     }
 
     /// The claim the rasterizer's convex shortcut rests on (`Path._convexShortcutHolds`).
-    static func convexPathsFlattenConvex(_ p: Path, transform: CGAffineTransform) {
+    static func convexPathsFlattenSingleWound(_ p: Path, transform: CGAffineTransform) {
         precondition(p._convexShortcutHolds(transform: transform),
-                     "a path with convex control polygons flattened to a polygon that is not")
+                     "a path with convex control polygons flattened to polygons not single-wound")
     }
 
     /// The engine's own kernels against pixman's route for the same pixels, which a clip mask

@@ -394,12 +394,13 @@ import Testing
         }
         // A flattened polygon may have a spike of its own: a curve a millionth of a pixel long
         // (found by the raster fuzzer, after spikes were first failed everywhere) flattens to
-        // one segment, closed back: its control polygon, a triangle, passes, and so does that.
+        // one segment, closed back, which passes the check. Its control polygon, a triangle,
+        // turns one way, but narrower than 4 tolerances it is not known convex.
         var tiny = Path()
         tiny.move(to: CGPoint(x: -20.125, y: 87.5))
         tiny.addQuadCurve(to: CGPoint(x: -0.25, y: 3.5), control: CGPoint(x: 26.125, y: 85.875))
         let shrink = CGAffineTransform(a: 1.0773487946563232e-133, b: 9.1875e-09, c: 9.1875e-09, d: 9.1875e-09, tx: 1.47e-07, ty: 1.47e-07)
-        #expect(convex(tiny, shrink) && tiny.flattenedPassesShapeCheck(transform: shrink))
+        #expect(!convex(tiny, shrink) && tiny.flattenedPassesShapeCheck(transform: shrink))
         #expect(tiny._convexShortcutHolds(transform: shrink))
         // Nearly so (found by the raster fuzzer): a straight quadratic out and a bent one back,
         // squashed onto a line by a transform of determinant −1.3·10⁻⁸. Its control polygon
@@ -414,9 +415,9 @@ import Testing
         #expect(sliver._convexShortcutHolds(transform: squash))
         // A convex blob (three cubics) squashed to 1.3·10⁻⁷ px by 60 px (found by the raster
         // fuzzer, `convex-claim-thin-blob`): its control polygon passes the turn and direction
-        // tests, but balancing moves its flattened vertices by as much as its width, and the
-        // flattening turns back and forth at its far end. Thinner than a millionth of its
-        // length, it is not known convex before flattening.
+        // tests, but balancing moves its flattened vertices by far more than its width, and the
+        // flattening turns back and forth at its far end. Narrower than 4 tolerances, it is not
+        // known convex before flattening.
         var blob = Path()
         blob.move(to: CGPoint(x: 3.7280011429459385, y: 41.642662484624516))
         blob.addCurve(to: CGPoint(x: 41.59831099327503, y: 51.79759411320679),
@@ -434,6 +435,20 @@ import Testing
         #expect(blob._convexShortcutHolds(transform: thin))
         // The same blob unsquashed is convex before flattening and after.
         #expect(convex(blob) && blob.flattenedPassesShapeCheck())
+        // A quadratic closed by a line, its control triangle squashed to 0.0018 px by 11 px
+        // (from a random search of such shapes): balanced at 0.01 px, its flattening crosses
+        // itself, so some pixel holds a winding of 2 or −1. Its area over its box's diagonal,
+        // 0.00088 px, is below 4 tolerances: not known convex (without the rule it was).
+        var hairpin = Path()
+        hairpin.move(to: CGPoint(x: 46.64904723587656, y: 52.43182085218814))
+        hairpin.addQuadCurve(to: CGPoint(x: 43.55345583729941, y: 38.98431848195937),
+                             control: CGPoint(x: 32.709382753456424, y: 5.967987071955861))
+        hairpin.closeSubpath()
+        let squashed = CGAffineTransform(a: -0.15456164078208548, b: 0.17229557671200652, c: -0.11591708620473183,
+                                         d: 0.1262923832635614, tx: 47.3135353480308, ty: 22.276710632655604)
+        #expect(!hairpin.flattenedIsSingleWound(transform: squashed, tolerance: 0.01))
+        #expect(!convex(hairpin, squashed))
+        #expect(hairpin._convexShortcutHolds(transform: squashed))
         // The same counts as `flattenedSegmentCount`.
         let circle = Path(ellipseIn: rect)
         #expect(circle.flattenedSegmentCountAndShape(transform: .identity, tolerance: 0.01).count
@@ -467,10 +482,12 @@ import Testing
         }.first!))
     }
 
-    /// The claim the shortcut rests on: wherever a path's control polygons pass the shape
-    /// check, its flattened, balanced polygon passes it too. Random convex outlines of cubics
-    /// and quadratics (control points at increasing angles on an ellipse), rounded rectangles
-    /// of random corners, in random affine transforms, at tolerances from 0.0001 to 0.25 px.
+    /// Where no control point sits on its curve's end, more than the shortcut's claim holds:
+    /// wherever a path's control polygons pass the shape check, its flattened, balanced
+    /// polygon passes it too (a dent needs a curve end of zero speed: the next test). Random
+    /// convex outlines of cubics and quadratics (control points at increasing angles on an
+    /// ellipse), rounded rectangles of random corners, in random affine transforms, at
+    /// tolerances from 0.0001 to 0.25 px.
     @Test func convexControlPolygonsFlattenToPolygonsTheCheckPasses() {
         var g = SceneLCG(seed: 11)
         var passed = 0
@@ -514,6 +531,76 @@ import Testing
         // They are convex by construction; a control polygon could fail only by rounding, where
         // its points crowd.
         #expect(passed > 300, "\(passed) of 400 passed the control-polygon check")
+    }
+
+    /// The claim the shortcut rests on (`Path.flattenedSegmentCountAndShape`) where the stronger
+    /// one fails: a control point on its curve's end (as drawn paths often have) gives that end
+    /// zero speed, the chords shorten towards it, and balancing may dent the flattened polygon
+    /// next to it, so it fails the shape check. It stays single-wound, and the shortcut draws
+    /// it as the exact tier does: within one level. Random cubics with one or both handles
+    /// retracted, closed by a line or by a second cubic, in random affine transforms.
+    @Test func zeroSpeedCurveEndsDentButStaySingleWound() throws {
+        var g = SceneLCG(seed: 17)
+        var known = 0, dented = 0, worst = 0
+        let clip = PixelRect(x: 0, y: 0, width: 100, height: 100)
+        for k in 0..<600 {
+            func point() -> CGPoint { CGPoint(x: g.u() * 60, y: g.u() * 60) }
+            let p0 = point(), p3 = point()
+            let c1 = k % 3 == 1 ? p0 : point(), c2 = k % 3 == 1 ? point() : p3
+            var path = Path()
+            path.move(to: p0)
+            path.addCurve(to: p3, control1: c1, control2: c2)
+            if k % 2 == 1 { path.addCurve(to: p0, control1: point(), control2: k % 3 == 2 ? p0 : point()) }
+            path.closeSubpath()
+            let t = CGAffineTransform(a: g.u() * 4 - 2, b: g.u() * 4 - 2, c: g.u() * 4 - 2, d: g.u() * 4 - 2, tx: 0, ty: 0)
+            let box = path.boundingRect.applying(t)
+            let placed = t.concatenating(CGAffineTransform(translationX: 50 - box.midX, y: 50 - box.midY))
+            let tolerance = k % 4 == 3 ? 0.25 : 0.01
+            guard path.flattenedSegmentCountAndShape(transform: placed, tolerance: tolerance).convex else { continue }
+            known += 1
+            #expect(path.flattenedIsSingleWound(transform: placed, tolerance: tolerance), "path \(k)")
+            guard !path.flattenedPassesShapeCheck(transform: placed, tolerance: tolerance) else { continue }
+            dented += 1
+            var masks: [[UInt8]] = []
+            for shortcut in [true, false] {
+                let r = Rasterizer()
+                r.checksControlPolygons = shortcut
+                var out = [UInt8](repeating: 0, count: clip.area)
+                try r.rasterize(path, transform: placed, clip: clip, tolerance: tolerance) { m, stride, rect in
+                    for y in 0..<rect.height {
+                        for x in 0..<rect.width { out[(rect.y + y) * clip.width + rect.x + x] = m[y * stride + x] }
+                    }
+                }
+                #expect(r.convexPaths == (shortcut ? 1 : 0))
+                masks.append(out)
+            }
+            worst = max(worst, largestDifference(masks[0], masks[1]))
+        }
+        #expect(known > 200 && dented > 20, "\(known) known convex, \(dented) of them dented")
+        #expect(worst <= 1, "largest difference \(worst) levels")
+    }
+
+    /// `SingleWoundCheck`, the property the shortcut's claim is about, on polygons whose
+    /// windings are plain: convex and dented ones pass; a figure eight, a polygon whose edges
+    /// touch, one folding straight back, and two contours sharing a pixel fail.
+    @Test func singleWoundCheckTellsSimplePolygons() {
+        func check(_ contours: [[(Double, Double)]]) -> Bool {
+            var c = SingleWoundCheck()
+            for contour in contours {
+                c.move(contour[0].0, contour[0].1)
+                for p in contour.dropFirst() { c.line(p.0, p.1) }
+            }
+            return c.singleWound
+        }
+        #expect(check([[(0, 0), (10, 0), (10, 10), (0, 10)]]))
+        #expect(check([[(0, 0), (10, 0), (5, 1), (10, 10), (0, 10)]]))           // dented
+        #expect(check([[(0, 0), (10, 0), (10, 0), (10, 10), (0, 10), (0, 0)]]))  // repeated points
+        #expect(check([[(0, 0), (10, 0)]]))                                     // a spike
+        #expect(!check([[(0, 0), (10, 10), (10, 0), (0, 10)]]))                 // a figure eight
+        #expect(!check([[(0, 0), (10, 0), (5, 5), (10, 10), (0, 10), (5, 5)]]))  // touching at (5, 5)
+        #expect(!check([[(0, 0), (10, 0), (5, 0), (5, 10)]]))                   // folding back
+        #expect(check([[(0, 0), (10, 0), (10, 10)], [(20, 0), (30, 0), (30, 10)]]))
+        #expect(!check([[(0, 0), (10, 0), (10, 10)], [(11, 0), (20, 0), (20, 10)]]))   // a pixel apart
     }
 
     /// Paths of lines only are their own control polygons: the verdict before flattening is

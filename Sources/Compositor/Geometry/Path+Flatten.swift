@@ -258,23 +258,30 @@ extension Path {
     /// and control points in order, closed as a fill closes it) pass `ContourShapeCheck`, all
     /// mapped by `transform`, in one pass.
     ///
-    /// When they pass, the flattened path passes too, and the rasterizer knows before
-    /// flattening that accumulation alone is exact (`Rasterizer.rasterize`). A Bézier curve
-    /// turns no more often than its control polygon (the variation-diminishing property), so
-    /// polygons turning one way with at most two changes of vertical and horizontal direction
-    /// (convex) hold convex curves, and vertices on those curves make convex polygons; each
-    /// curve lies inside its control points' bounding box, so disjoint boxes stay disjoint.
-    /// (The balancing of `flatten` moves vertices outwards by at most ⅔ of the tolerance, a
-    /// sliver of the pixel the check's boxes are padded with, and less than the curve falls
-    /// below the tangent over the neighbouring step, so corners keep turning the same way;
-    /// across a contour squashed thinner than a millionth of its length it may not, and the
-    /// check refuses such a contour: `ContourShapeCheck.checksControlPolygons`.)
+    /// When they pass, every pixel of the flattened path holds the winding numbers 0 and 1 only
+    /// (or 0 and −1), and the rasterizer knows before flattening that accumulation alone is
+    /// exact (`Rasterizer.rasterize`). A Bézier curve turns no more often than its control
+    /// polygon (the variation-diminishing property), so polygons turning one way with at most
+    /// two changes of vertical and horizontal direction (convex) hold convex curves, and
+    /// vertices on those curves make convex polygons; each curve lies inside its control
+    /// points' bounding box, so disjoint boxes stay disjoint.
+    ///
+    /// The balancing of `flatten` moves vertices outwards by at most ⅔ of the tolerance, a
+    /// sliver of the pixel the check's boxes are padded with. It may dent the polygon: next to
+    /// a curve end of zero speed (a control point on its end point) the chords shorten towards
+    /// the end, a vertex moves out less than its neighbour, and the polygon turns back there
+    /// by up to about 10⁻² rad. A dented polygon is still simple, so its windings stay 0 and
+    /// 1. Only across a contour about a tolerance wide may vertices of opposite sides pass
+    /// each other; the check refuses contours with curves narrower than 4 tolerances
+    /// (`ContourShapeCheck.minimumCurvedWidth`). The raster fuzz target checks the claim
+    /// (`Path._convexShortcutHolds`).
     ///
     /// `curves`: whether the path has a curve. Without one, the flattened polygons are the
     /// control polygons, and a failed check fails again on them.
     func flattenedSegmentCountAndShape(transform: CGAffineTransform, tolerance: Double) -> (count: Int, convex: Bool, curves: Bool) {
         var shape = ContourShapeCheck()
         shape.checksControlPolygons = true
+        shape.minimumCurvedWidth = 4 * tolerance
         var curves = false
         let count = segmentCount(transform: transform, tolerance: tolerance, below: nil, checking: true, shape: &shape,
                                  curves: &curves)!
@@ -323,6 +330,7 @@ extension Path {
                 if checking {
                     curves = true
                     if shape.simple {
+                        shape.curve()
                         shape.line(x1, y1)
                         shape.line(x2, y2)
                     }
@@ -335,6 +343,7 @@ extension Path {
                 if checking {
                     curves = true
                     if shape.simple {
+                        shape.curve()
                         shape.line(x1, y1)
                         shape.line(x2, y2)
                         shape.line(x3, y3)

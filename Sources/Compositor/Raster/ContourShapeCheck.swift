@@ -14,8 +14,8 @@ import Foundation
 /// lengths' product: collinear pieces of a straight side may then lean either way by rounding.
 /// A concave corner that slight puts a double winding on an area below 10⁻⁹ px², nothing an
 /// 8-bit coverage can show. Checking control polygons, an edge that goes straight back along
-/// the one before (a spike) fails, and so does a contour squashed thinner than a millionth of
-/// its length (`checksControlPolygons`).
+/// the one before (a spike) fails, and so does a contour with curves narrower than a few
+/// flattening tolerances (`checksControlPolygons`).
 struct ContourShapeCheck {
     /// The most contours checked against each other (pairwise box tests); more is "not simple".
     static let maximumContours = 8
@@ -30,13 +30,21 @@ struct ContourShapeCheck {
     ///   turning both ways (the raster fuzzer found one, squashed flat by a transform). A
     ///   flattened polygon may have spikes of its own and still be single-wound: a curve a
     ///   millionth of a pixel long, flattened to one segment and closed, is a spike.
-    /// - A contour whose box is thinner than a millionth of its length fails. Balancing moves
-    ///   each flattened vertex off the curve by a share of its chord's bulge, and across a
-    ///   width that small those moves can make the polygon turn back and forth (the raster
-    ///   fuzzer found a convex blob squashed to 1.3·10⁻⁷ px by 60 px whose flattening did).
-    ///   The area at stake is below 10⁻⁴ px²; such a path is checked after flattening, as
-    ///   any other.
+    /// - A contour with a curve fails where it is narrower than `minimumCurvedWidth`.
+    ///   Balancing moves each flattened vertex off its curve by up to ⅔ of the tolerance, so
+    ///   across a width of about a tolerance, vertices of opposite sides may pass each other
+    ///   and the polygon cross itself (the raster fuzzer found a blob squashed to 1.3·10⁻⁷ px
+    ///   by 60 px, and a hairpin 0.055 px by 40 px, whose flattenings did). The width is
+    ///   bounded from below by the contour's area over its box's diagonal (a convex region
+    ///   lies in a strip as wide as its width and as long as its diameter). The area at stake
+    ///   is below a tolerance times the length; such a path is checked after flattening, as
+    ///   any other. Contours of lines only are not moved, and not held to it.
     var checksControlPolygons = false
+    /// With `checksControlPolygons`, the least width of a contour with curves (4 tolerances,
+    /// set by `Path.flattenedSegmentCountAndShape`): 3 times the ⅔ + ⅔ of a tolerance that
+    /// two opposite vertices may close by. Random convex control polygons squashed by random
+    /// transforms flattened to polygons crossing themselves up to 1 tolerance wide, none wider.
+    var minimumCurvedWidth = 0.0
     /// The first contour's box, and the others' (most paths have one contour: no array, so no
     /// allocation, for them).
     private var firstBox: Box?
@@ -49,6 +57,10 @@ struct ContourShapeCheck {
     private var firstYSign = 0, lastYSign = 0, yChanges = 0
     private var firstXSign = 0, lastXSign = 0, xChanges = 0
     private var minX = 0.0, minY = 0.0, maxX = 0.0, maxY = 0.0
+    /// With `checksControlPolygons`: whether the contour has a curve (`curve()`), and twice its
+    /// signed area (the shoelace sum about its start).
+    private var curved = false
+    private var doubleArea = 0.0
 
     init() {}
 
@@ -61,7 +73,12 @@ struct ContourShapeCheck {
         firstYSign = 0; lastYSign = 0; yChanges = 0
         firstXSign = 0; lastXSign = 0; xChanges = 0
         minX = x; maxX = x; minY = y; maxY = y
+        curved = false; doubleArea = 0
     }
+
+    /// Says that the contour's last points are a curve's control points and end.
+    @inline(__always)
+    mutating func curve() { curved = true }
 
     /// An edge to (x, y).
     @inline(__always)
@@ -69,6 +86,7 @@ struct ContourShapeCheck {
         guard simple else { return }
         let dx = x - lastX, dy = y - lastY
         guard dx != 0 || dy != 0 else { return }
+        if checksControlPolygons { doubleArea += (lastX - startX) * (y - startY) - (lastY - startY) * (x - startX) }
         lastX = x; lastY = y
         minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
         // Against the previous edge (none before the first: its 0, 0 counts no turn).
@@ -88,15 +106,14 @@ struct ContourShapeCheck {
         if firstYSign != 0, lastYSign != 0, firstYSign != lastYSign { yChanges += 1 }
         if firstXSign != 0, lastXSign != 0, firstXSign != lastXSign { xChanges += 1 }
         if yChanges > 2 || xChanges > 2 { simple = false; return }
-        if checksControlPolygons, min(maxX - minX, maxY - minY) < 1e-6 * max(maxX - minX, maxY - minY) {
+        if checksControlPolygons, curved,
+           abs(doubleArea) / 2 < minimumCurvedWidth * ((maxX - minX) * (maxX - minX) + (maxY - minY) * (maxY - minY)).squareRoot() {
             simple = false
             return
         }
         // Whole pixels this contour may touch; no other contour may touch one of them.
-        let box: Box = (minX.rounded(.down) - 1, minY.rounded(.down) - 1, maxX.rounded(.up) + 1, maxY.rounded(.up) + 1)
-        @inline(__always) func overlaps(_ b: Box) -> Bool {
-            box.minX < b.maxX && b.minX < box.maxX && box.minY < b.maxY && b.minY < box.maxY
-        }
+        let box = Self.pixelBox(minX, minY, maxX, maxY)
+        @inline(__always) func overlaps(_ b: Box) -> Bool { Self.overlap(box, b) }
         guard let first = firstBox else {
             firstBox = box
             return
@@ -106,6 +123,19 @@ struct ContourShapeCheck {
             return
         }
         otherBoxes.append(box)
+    }
+
+    /// The whole pixels a contour within the box from (minX, minY) to (maxX, maxY) may touch,
+    /// padded by one on every side.
+    @inline(__always)
+    static func pixelBox(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) -> Box {
+        (minX.rounded(.down) - 1, minY.rounded(.down) - 1, maxX.rounded(.up) + 1, maxY.rounded(.up) + 1)
+    }
+
+    /// Whether two of `pixelBox`'s boxes share a pixel.
+    @inline(__always)
+    static func overlap(_ a: Box, _ b: Box) -> Bool {
+        a.minX < b.maxX && b.minX < a.maxX && a.minY < b.maxY && b.minY < a.maxY
     }
 
     @inline(__always)

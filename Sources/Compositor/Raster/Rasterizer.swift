@@ -124,17 +124,29 @@ struct CellEdgeBuilder: PolylineSink, ~Copyable {
 
 extension Path {
     /// Whether the claim the rasterizer's convex shortcut rests on (`CellEdgeBuilder`) holds
-    /// for this path in `transform`: where its control polygons pass the shape check, its
-    /// balanced flattening passes it too, at the default tolerance and the coarsest the
-    /// shortcut takes. Checked where every mapped point lies within 2²⁰ px, the range whose
-    /// rounding the check's threshold is made for (true elsewhere). For the raster fuzz target.
+    /// for this path in `transform`: where its control polygons pass the shape check, every
+    /// pixel of its balanced flattening holds the windings 0 and 1 only (`SingleWoundCheck`),
+    /// at the default tolerance and the coarsest the shortcut takes. (Its flattening passes the
+    /// shape check itself, or is simple, merely dented: `Path.flattenedSegmentCountAndShape`.)
+    /// Checked where every mapped point lies within 2²⁰ px, the range whose rounding the
+    /// check's threshold is made for (true elsewhere). For the raster fuzz target.
     public func _convexShortcutHolds(transform: CGAffineTransform) -> Bool {
         guard flattenedSegmentCount(transform: transform, tolerance: flatteningTolerance, below: 0x1p20) != nil else { return true }
         for tolerance in [flatteningTolerance, convexShortcutTolerance]
         where flattenedSegmentCountAndShape(transform: transform, tolerance: tolerance).convex {
-            if !flattenedPassesShapeCheck(transform: transform, tolerance: tolerance) { return false }
+            if !flattenedPassesShapeCheck(transform: transform, tolerance: tolerance)
+                && !flattenedIsSingleWound(transform: transform, tolerance: tolerance) { return false }
         }
         return true
+    }
+
+    /// Whether the path, flattened and balanced as fills are, is single-wound by
+    /// `SingleWoundCheck` (slow: for checks, not for drawing).
+    func flattenedIsSingleWound(transform: CGAffineTransform = .identity, tolerance: Double = flatteningTolerance) -> Bool {
+        var check = SingleWoundCheck()
+        flatten(transform: transform, tolerance: tolerance, balanced: true, moveTo: { check.move($0, $1) },
+                lineTo: { check.line($0, $1) }, close: { _ in })
+        return check.singleWound
     }
 
     /// Whether the path, flattened and balanced as fills are (without the perturbation),
