@@ -28,6 +28,30 @@ import Testing
         }
     }
 
+    /// On several threads a batch's fills are built by the caller, as on one, until they hold
+    /// `minimumParallelBuildSegments`; only fills after those are recorded whole (S2-noshadow's
+    /// 72 capsules, 3,528 segments, were slower on two threads than on one when recorded whole
+    /// from 1,024). The same bytes at every threshold; none recorded whole under `Int.max`.
+    @Test(arguments: [300, 1500, Int.max])
+    func fillsAreRecordedWholeOnlyPastTheThreshold(threshold: Int) throws {
+        let once = try Self.draw(format: .argb32, batched: false)
+        var states: [(pending: Int, direct: Int)] = [(0, 0)]
+        let bytes = try Self.draw(format: .argb32, batched: true) {
+            $0.threads = 2
+            $0.minimumParallelBuildSegments = threshold
+        } after: { states.append(($0.pendingCount, $0.directSegments)) }
+        let same = bytes == once
+        #expect(same)
+        // Each fill that starts recording whole (none pending before it, some after) came
+        // after the caller's fills reached the threshold.
+        var starts = 0
+        for (before, after) in zip(states, states.dropFirst()) where before.pending == 0 && after.pending > 0 {
+            #expect(before.direct >= threshold)
+            starts += 1
+        }
+        #expect(threshold == Int.max ? starts == 0 : starts > 0, "\(starts) starts")
+    }
+
     /// Helper threads build the fills recorded whole while the caller records more
     /// (`FillStream`): with the caller taking none at the flush, the helpers build them all,
     /// and the bytes are still those of drawing each fill at once.

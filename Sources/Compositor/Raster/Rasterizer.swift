@@ -332,7 +332,9 @@ public final class Rasterizer {
                    emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
         // This fill's quality: its own, or the rasterizer's.
         let coverageQuality = quality ?? self.coverageQuality
-        if let solid, let segments = deferredSegments(path, transform: transform, tolerance: tolerance, clip: clip, solid: solid) {
+        // Recorded whole only once the batch holds enough to pay for helpers (`directSegments`).
+        if let solid, pendingCount > 0 || directSegments >= minimumParallelBuildSegments,
+           let segments = deferredSegments(path, transform: transform, tolerance: tolerance, clip: clip, solid: solid) {
             try record(PendingFill(path: path, transform: transform, fillRule: fillRule, clip: clip, opacity: opacity,
                                    tolerance: tolerance, source: solid.source, quality: coverageQuality), segments: segments)
             return
@@ -349,6 +351,7 @@ public final class Rasterizer {
         guard segmentCount <= maximumSegments else {
             throw RasterError.tooManySegments(count: segmentCount, limit: maximumSegments)
         }
+        directSegments &+= segmentCount
         // Known convex before flattening, or `.fast`: drawn by the cells without the exact
         // tier's preparations (a region too large for the cells goes the general way below).
         if usesCells, (coverageQuality == .fast && flattensFastFillsForCells)
@@ -613,7 +616,10 @@ public final class Rasterizer {
            threads > 1 || recordsEverything || cellRasterizer.edgeCount <= batchedEdgesOnOneThread {
             batch.record(cellRasterizer, region: region, fold: CoverageFold(fillRule: fillRule, opacity: opacity, shift: shift),
                          source: solid.source)
-            if !recordsEverything, batch.pieceCount > batch.maximumPieces { try batch.flush(with: batchWorkers()) }
+            if !recordsEverything, batch.pieceCount > batch.maximumPieces {
+                directSegments = 0
+                try batch.flush(with: batchWorkers())
+            }
             return
         }
         try flushBatch()
@@ -686,6 +692,7 @@ public final class Rasterizer {
 
     /// Draws the recorded fills now (the batch stays begun).
     public func flushBatch() throws {
+        directSegments = 0
         if pendingCount > 0 {
             try drawPending()
         } else if !batch.isEmpty {
@@ -726,12 +733,18 @@ public final class Rasterizer {
 
     /// The fills recorded whole, in order: `pendingCount` of `pendingCapacity` slots.
     @exclusivity(unchecked) private var pendingFills: UnsafeMutablePointer<PendingFill>?
-    @exclusivity(unchecked) private var pendingCount = 0
+    @exclusivity(unchecked) private(set) var pendingCount = 0
     @exclusivity(unchecked) private var pendingCapacity = 0
     /// Where each of them went in phase 1 (a slot per fill, written by the thread that built it).
     @exclusivity(unchecked) private var builtFills: UnsafeMutablePointer<BuiltFill>?
     /// The flattened segments the pending fills hold (at most: `flattenedSegmentCount`).
     @exclusivity(unchecked) private var pendingSegments = 0
+    /// The flattened segments of the fills drawn or recorded by the caller since the batch was
+    /// last drawn. Fills are recorded whole only once these reach `minimumParallelBuildSegments`:
+    /// a batch smaller than that is built on the caller's thread anyway, and recording its fills
+    /// whole (a count pass, a copy and a hand-over each, about 2,500 instructions a fill) made
+    /// S2-noshadow's 72 capsules 5 % more work on two threads than on one.
+    @exclusivity(unchecked) private(set) var directSegments = 0
     /// Helpers building the pending fills while more are recorded (`record`), and the
     /// builders they were given (the caller's is the first); nil: none started.
     @exclusivity(unchecked) private var stream: FillStream?
@@ -742,11 +755,13 @@ public final class Rasterizer {
     /// become), and the flattened segments they may hold.
     @exclusivity(unchecked) var maximumPendingFills = 2048
     @exclusivity(unchecked) var maximumPendingSegments = 1 << 18
-    /// Below this many flattened segments in all, the fills recorded whole are built on the
-    /// calling thread: waking a worker would cost more than it saves (about 40 small circles).
-    /// 0 builds every flush on all the threads (the fuzz target does, so that fills built on
-    /// different threads meet); the output is the same bytes either way.
-    @exclusivity(unchecked) public var minimumParallelBuildSegments = 1024
+    /// Below this many flattened segments in a batch, its fills are built on the calling
+    /// thread, as on one: waking a worker and handing it fills would cost more than it saves
+    /// (S2-noshadow's 72 capsules, 3,528 segments, drew 4–10 % slower on two threads
+    /// with 1,024). Past them, the fills are recorded whole and helpers start building them
+    /// (`directSegments`). 0 builds every flush on all the threads (the fuzz target does, so
+    /// that fills built on different threads meet); the output is the same bytes either way.
+    @exclusivity(unchecked) public var minimumParallelBuildSegments = 4096
     /// One rasterizer per thread for the first phase of `drawPending`; each records into its
     /// own batch.
     @exclusivity(unchecked) private var builders: [Rasterizer] = []
@@ -871,9 +886,8 @@ public final class Rasterizer {
         if let failure { throw failure }
     }
 
-    /// Records a fill to draw whole at the flush. Once the fills recorded hold
-    /// `minimumParallelBuildSegments`, helper threads start building them while the caller
-    /// records more (`FillStream`).
+    /// Records a fill to draw whole at the flush. The first one recorded starts helper threads
+    /// building them while the caller records more (`FillStream`).
     private func record(_ fill: PendingFill, segments: Int) throws {
         if pendingCount > 0, pendingCount >= pendingCapacity { try flushBatch() }
         if pendingCount == 0, pendingCapacity < max(1, maximumPendingFills) {
@@ -888,7 +902,8 @@ public final class Rasterizer {
         pendingSegments += segments
         if let stream {
             if pendingCount % Self.streamChunk == 0 { stream.publish(pendingCount) }
-        } else if threads > 1, pendingSegments >= minimumParallelBuildSegments, let target = batch.target {
+        } else if threads > 1, let target = batch.target {
+            // The first fill recorded whole: the batch already holds `minimumParallelBuildSegments`.
             startHelpers(target: target)
         }
         if pendingCount >= maximumPendingFills || pendingSegments >= maximumPendingSegments { try flushBatch() }
