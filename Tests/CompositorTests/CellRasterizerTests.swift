@@ -601,6 +601,8 @@ import Testing
         #expect(!check([[(0, 0), (10, 0), (5, 0), (5, 10)]]))                   // folding back
         #expect(check([[(0, 0), (10, 0), (10, 10)], [(20, 0), (30, 0), (30, 10)]]))
         #expect(!check([[(0, 0), (10, 0), (10, 10)], [(11, 0), (20, 0), (20, 10)]]))   // a pixel apart
+        // A point and a spike beside a contour (the fuzzer's paths end with a lone move).
+        #expect(check([[(0, 0), (10, 0), (10, 10)], [(5, 1)], [(4, 1), (6, 1)]]))
     }
 
     /// Paths of lines only are their own control polygons: the verdict before flattening is

@@ -3,8 +3,9 @@ import Foundation
 /// Whether flattened contours give every pixel the winding numbers 0 and 1 only (or 0 and −1),
 /// which is what accumulation alone needs to be exact (`Rasterizer`): every contour simple (no
 /// two of its edges meet but neighbours at their shared vertex), and no pixel touched by two
-/// contours (`ContourShapeCheck.pixelBox`). Conservative: edges that only touch, or a polygon
-/// that folds straight back along an edge, fail.
+/// contours (`ContourShapeCheck.pixelBox`). A contour of fewer than three distinct vertices (a
+/// point, or a spike out and back) covers nothing and is left out. Conservative: edges that
+/// only touch, or a polygon that folds straight back along an edge, fail.
 ///
 /// For the raster fuzz target's check of the convex shortcut (`Path._convexShortcutHolds`),
 /// whose claim is this property, not convexity: `ContourShapeCheck` asks for convex polygons
@@ -28,7 +29,8 @@ struct SingleWoundCheck {
         var boxes: [ContourShapeCheck.Box] = []
         for contour in contours {
             let points = Self.distinctVertices(contour)
-            guard !points.isEmpty else { continue }
+            // A point or a spike covers nothing, and shares no pixel with anything.
+            guard points.count >= 3 else { continue }
             guard Self.isSimple(points) else { return false }
             let xs = points.map(\.x), ys = points.map(\.y)
             let box = ContourShapeCheck.pixelBox(xs.min()!, ys.min()!, xs.max()!, ys.max()!)
@@ -47,7 +49,7 @@ struct SingleWoundCheck {
     }
 
     /// Whether the closed polygon through `points` (distinct neighbours) is simple. Fewer
-    /// than three vertices: a point or a spike, covering nothing, which counts as simple.
+    /// than three vertices: a point or a spike, which counts as simple.
     static func isSimple(_ points: [SIMD2<Double>]) -> Bool {
         let n = points.count
         guard n >= 3 else { return true }
