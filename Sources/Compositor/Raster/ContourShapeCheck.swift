@@ -87,7 +87,9 @@ struct ContourShapeCheck {
         guard simple else { return }
         let dx = x - lastX, dy = y - lastY
         guard dx != 0 || dy != 0 else { return }
-        if checksControlPolygons { doubleArea += (lastX - startX) * (y - startY) - (lastY - startY) * (x - startX) }
+        // The shoelace term about the start, (p − s) × (p + d − s) = (p − s) × d: kept for every
+        // contour (a test per point cost more than the sum), read only for control polygons.
+        doubleArea += (lastX - startX) * dy - (lastY - startY) * dx
         lastX = x; lastY = y
         minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
         // Against the previous edge (none before the first: its 0, 0 counts no turn).
