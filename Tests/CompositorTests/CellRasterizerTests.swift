@@ -482,9 +482,10 @@ import Testing
         }.first!))
     }
 
-    /// Where no control point sits on its curve's end, more than the shortcut's claim holds:
-    /// wherever a path's control polygons pass the shape check, its flattened, balanced
-    /// polygon passes it too (a dent needs a curve end of zero speed: the next test). Random
+    /// Where no control point sits on or near its curve's end, more than the shortcut's claim
+    /// holds: wherever a path's control polygons pass the shape check, its flattened, balanced
+    /// polygon passes it too (a dent needs a curve end of zero or nearly zero speed: the next
+    /// test). Random
     /// convex outlines of cubics and quadratics (control points at increasing angles on an
     /// ellipse), rounded rectangles of random corners, in random affine transforms, at
     /// tolerances from 0.0001 to 0.25 px.

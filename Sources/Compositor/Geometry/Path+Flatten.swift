@@ -268,7 +268,9 @@ extension Path {
     ///
     /// The balancing of `flatten` moves vertices outwards by at most ⅔ of the tolerance, a
     /// sliver of the pixel the check's boxes are padded with. It may dent the polygon: next to
-    /// a curve end of zero speed (a control point on its end point) the chords shorten towards
+    /// a curve end of zero or nearly zero speed (a control point on or near its end point,
+    /// where a random search found dents with handles a few hundredths of a unit long: 1,823
+    /// of 27,730 cubics closed by a line) the chords shorten towards
     /// the end, a vertex moves out less than its neighbour, and the polygon turns back there
     /// by up to about 10⁻² rad. A dented polygon is still simple, so its windings stay 0 and
     /// 1. Only across a contour about a tolerance wide may vertices of opposite sides pass
