@@ -324,7 +324,7 @@ extension Path {
                 }
             case .line(let p):
                 (cx, cy) = map(p); count &+= 1
-                if checking && shape.simple { shape.line(cx, cy) }
+                if checking && shape.simple { shape.controlPoint(cx, cy) }
             case .quadCurve(let p, let c):
                 let (x1, y1) = map(c), (x2, y2) = map(p)
                 count &+= flatteningSegmentCount(secondDerivativeBound: quadraticSecondDerivativeBound(cx, cy, x1, y1, x2, y2),
@@ -333,8 +333,8 @@ extension Path {
                     curves = true
                     if shape.simple {
                         shape.curve()
-                        shape.line(x1, y1)
-                        shape.line(x2, y2)
+                        shape.controlPoint(x1, y1)
+                        shape.controlPoint(x2, y2)
                     }
                 }
                 (cx, cy) = (x2, y2)
@@ -346,9 +346,9 @@ extension Path {
                     curves = true
                     if shape.simple {
                         shape.curve()
-                        shape.line(x1, y1)
-                        shape.line(x2, y2)
-                        shape.line(x3, y3)
+                        shape.controlPoint(x1, y1)
+                        shape.controlPoint(x2, y2)
+                        shape.controlPoint(x3, y3)
                     }
                 }
                 (cx, cy) = (x3, y3)

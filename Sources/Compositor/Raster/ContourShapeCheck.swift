@@ -59,7 +59,7 @@ struct ContourShapeCheck {
     private var firstXSign = 0, lastXSign = 0, xChanges = 0
     private var minX = 0.0, minY = 0.0, maxX = 0.0, maxY = 0.0
     /// With `checksControlPolygons`: whether the contour has a curve (`curve()`), and twice its
-    /// signed area (the shoelace sum about its start).
+    /// signed area (the shoelace sum about its start, `controlPoint`).
     private var curved = false
     private var doubleArea = 0.0
 
@@ -81,15 +81,22 @@ struct ContourShapeCheck {
     @inline(__always)
     mutating func curve() { curved = true }
 
+    /// A control polygon's next point (`checksControlPolygons`): `line`, with the contour's area
+    /// kept for the width rule. Flattened polygons go to `line` alone: their vertices, many
+    /// more, need no area (kept for every vertex, it cost S5 2 M instructions a frame).
+    @inline(__always)
+    mutating func controlPoint(_ x: Double, _ y: Double) {
+        // The shoelace term about the start, (p − s) × (q − s) = (p − s) × (q − p).
+        doubleArea += (lastX - startX) * (y - lastY) - (lastY - startY) * (x - lastX)
+        line(x, y)
+    }
+
     /// An edge to (x, y).
     @inline(__always)
     mutating func line(_ x: Double, _ y: Double) {
         guard simple else { return }
         let dx = x - lastX, dy = y - lastY
         guard dx != 0 || dy != 0 else { return }
-        // The shoelace term about the start, (p − s) × (p + d − s) = (p − s) × d: kept for every
-        // contour (a test per point cost more than the sum), read only for control polygons.
-        doubleArea += (lastX - startX) * dy - (lastY - startY) * dx
         lastX = x; lastY = y
         minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
         // Against the previous edge (none before the first: its 0, 0 counts no turn).
