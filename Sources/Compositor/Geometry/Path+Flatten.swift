@@ -65,10 +65,14 @@ protocol PolylineSink: ~Copyable {
     mutating func close(explicit: Bool)
     /// After the last `lineTo` of each element (where the path may have a corner).
     mutating func elementEnd()
+    /// Says that about `points` more points are coming (a stroke's outline), so storage can
+    /// grow once.
+    mutating func reserve(points: Int)
 }
 
 extension PolylineSink where Self: ~Copyable {
     mutating func elementEnd() {}
+    mutating func reserve(points: Int) {}
 }
 
 /// The closures of `flatten(…moveTo:lineTo:close:elementEnd:)` as a sink.

@@ -155,6 +155,15 @@ public struct Path: Hashable, Sendable {
         countLineSegments(points.count)
     }
 
+    /// `addLine(to:)` where a subpath is known to be open (after `move(to:)`, before
+    /// `closeSubpath`): the stroker's outlines, point after point.
+    @inline(__always)
+    mutating func continueLine(to point: CGPoint) {
+        elements.append(.line(to: point))
+        countLineSegment()
+        current = point
+    }
+
     /// Makes room for `count` more elements at once, still doubling the capacity when it grows
     /// so that many small calls stay linear. A shape's builder calls it with its element count:
     /// appending one by one reallocated a circle's array four times.
