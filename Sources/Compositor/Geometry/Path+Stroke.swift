@@ -119,6 +119,52 @@ private struct PolylineCollector: PolylineSink {
     }
 }
 
+/// Strokes a flattening subpath by subpath as it comes (`Path.strokedPath` without dashes):
+/// each polyline is gathered as `PolylineCollector` gathers it, into scratch kept from one to
+/// the next, and stroked at once into `out`. Past the outline budget it strokes nothing more
+/// (the caller throws).
+private struct StrokingSink: PolylineSink, ~Copyable {
+    var stroker: Stroker
+    let smooth: (ends: [Bool], starts: [Bool])
+    var out = PathBuilder()
+    var points = ScratchBuffer<OutlinePoint>()
+    var corners = ScratchBuffer<Bool>()
+    var element = 0, subpath = -1
+
+    init(stroker: consuming Stroker, smooth: (ends: [Bool], starts: [Bool])) {
+        self.stroker = stroker
+        self.smooth = smooth
+    }
+
+    mutating func moveTo(_ x: Double, _ y: Double) {
+        points.removeAll(); corners.removeAll()
+        points.append(OutlinePoint(x: x, y: y)); corners.append(true)
+        subpath += 1
+    }
+
+    mutating func lineTo(_ x: Double, _ y: Double) {
+        let last = points[points.count - 1]
+        if x != last.x || y != last.y { points.append(OutlinePoint(x: x, y: y)); corners.append(false) }
+    }
+
+    mutating func close(explicit: Bool) {
+        let n = points.count
+        if explicit, n > 1, points[0].x == points[n - 1].x, points[0].y == points[n - 1].y {
+            points.count -= 1; corners.count -= 1
+        }
+        if explicit, subpath < smooth.starts.count, smooth.starts[subpath] { corners[0] = false }
+        guard stroker.budget.remaining >= 0 else { return }
+        stroker.stroke(UnsafeBufferPointer(start: points.base, count: points.count),
+                       corners: UnsafeBufferPointer(start: corners.base, count: corners.count),
+                       closed: explicit && points.count > 1, into: &out)
+    }
+
+    mutating func elementEnd() {
+        if !corners.isEmpty, element < smooth.ends.count { corners[corners.count - 1] = !smooth.ends[element] }
+        element += 1
+    }
+}
+
 /// The most dashes one stroke may produce: a pattern whose period would give more over the
 /// path's length is treated as a solid line, so a 1e-9 dash cannot ask for billions of pieces.
 public let maximumDashCount = 1 << 20
@@ -158,20 +204,26 @@ extension Path {
         guard segments <= limits.maximumSegments else {
             throw .segments(count: segments, limit: limits.maximumSegments)
         }
+        let stroker = Stroker(halfWidth: width / 2, style: style, tolerance: tolerance,
+                              budget: .init(remaining: limits.maximumOutlinePoints))
         // Balanced samples (see `flatten`): chords would shift a thin stroke's centre line
         // towards the concave side by up to the tolerance, a tenth of a 1 px stroke's width.
-        var lines = polylines(tolerance: tolerance, balanced: true)
-        if let pattern = style.validDashPattern {
-            lines = try dash(lines, pattern: pattern, phase: Double(style.dashPhase), limit: limits.maximumDashes)
+        guard let pattern = style.validDashPattern else {
+            // Each subpath stroked as soon as it is flattened, from reused scratch.
+            var sink = StrokingSink(stroker: stroker, smooth: smoothJunctions())
+            flatten(tolerance: tolerance, balanced: true, into: &sink)
+            if sink.stroker.budget.remaining < 0 { throw .outlinePoints(limit: limits.maximumOutlinePoints) }
+            return sink.out.path
         }
+        let lines = try dash(polylines(tolerance: tolerance, balanced: true), pattern: pattern, phase: Double(style.dashPhase),
+                             limit: limits.maximumDashes)
         var out = PathBuilder()
-        var stroker = Stroker(halfWidth: width / 2, style: style, tolerance: tolerance,
-                              budget: .init(remaining: limits.maximumOutlinePoints))
+        var dashes = stroker
         for line in lines {
-            stroker.stroke(line, into: &out)
+            dashes.stroke(line, into: &out)
             // A runaway outline (a million dashes of a huge round-capped width) is abandoned
             // rather than exhausting memory.
-            if stroker.budget.remaining < 0 { throw .outlinePoints(limit: limits.maximumOutlinePoints) }
+            if dashes.budget.remaining < 0 { throw .outlinePoints(limit: limits.maximumOutlinePoints) }
         }
         return out.path
     }
@@ -300,7 +352,18 @@ struct Stroker: ~Copyable {
     /// cap, right side backwards, start cap), two for a closed one (outer and inner), a dot for
     /// a polyline of one point.
     mutating func stroke<Sink: PolylineSink & ~Copyable>(_ line: Polyline, into out: inout Sink) {
-        let p = line.points
+        line.points.withUnsafeBufferPointer { points in
+            line.corners.withUnsafeBufferPointer { corners in
+                // CGPoint is two doubles, as OutlinePoint is.
+                points.withMemoryRebound(to: OutlinePoint.self) { stroke($0, corners: corners, closed: line.closed, into: &out) }
+            }
+        }
+    }
+
+    /// `stroke(_:into:)` of the polyline through `p` (no two consecutive equal), `corners`
+    /// saying which are corners of the path.
+    mutating func stroke<Sink: PolylineSink & ~Copyable>(_ p: UnsafeBufferPointer<OutlinePoint>, corners: UnsafeBufferPointer<Bool>,
+                                                        closed: Bool, into out: inout Sink) {
         pen.budget.remaining -= 2 * p.count + 8
         guard pen.budget.remaining >= 0 else { return }
         guard let first = p.first else { return }
@@ -310,7 +373,7 @@ struct Stroker: ~Copyable {
             switch pen.style.lineCap {
             case .round:
                 cap.removeAll()
-                pen.appendArc(center: OutlinePoint(first), from: 0, sweep: 2 * .pi, includeStart: true, exactStart: false, into: &cap)
+                pen.appendArc(center: first, from: 0, sweep: 2 * .pi, includeStart: true, exactStart: false, into: &cap)
                 out.reserve(points: cap.count)
                 Self.send(cap, from: 0, to: cap.count, startingContour: true, into: &out)
                 if !cap.isEmpty { out.close(explicit: true) }
@@ -329,7 +392,7 @@ struct Stroker: ~Copyable {
             return
         }
         let n = p.count
-        let segments = line.closed ? n : n - 1
+        let segments = closed ? n : n - 1
         directions.resize(count: segments)
         lengths.resize(count: segments)
         let d = directions.view, lengths = lengths.view
@@ -340,11 +403,11 @@ struct Stroker: ~Copyable {
             lengths[i] = len
         }
         left.removeAll(); right.removeAll()
-        if line.closed {
+        if closed {
             for j in 0..<n {
                 let before = j == 0 ? n - 1 : j - 1
-                pen.join(at: OutlinePoint(p[j]), d[before], d[j], corner: line.corners[j],
-                     room: min(lengths[before], lengths[j]), &left, &right)
+                pen.join(at: p[j], d[before], d[j], corner: corners[j],
+                         room: min(lengths[before], lengths[j]), &left, &right)
             }
             // The outer contour, then the inner one backwards.
             out.reserve(points: left.count + right.count)
@@ -355,10 +418,10 @@ struct Stroker: ~Copyable {
             return
         }
         let n0 = d[0].normal, nl = d[segments - 1].normal
-        let start = OutlinePoint(p[0]), end = OutlinePoint(p[n - 1])
+        let start = p[0], end = p[n - 1]
         left.append(start.offset(n0, hw)); right.append(start.offset(n0, -hw))
         for j in 1..<(n - 1) {
-            pen.join(at: OutlinePoint(p[j]), d[j - 1], d[j], corner: line.corners[j], room: min(lengths[j - 1], lengths[j]),
+            pen.join(at: p[j], d[j - 1], d[j], corner: corners[j], room: min(lengths[j - 1], lengths[j]),
                  &left, &right)
         }
         left.append(end.offset(nl, hw)); right.append(end.offset(nl, -hw))
