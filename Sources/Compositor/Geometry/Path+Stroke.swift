@@ -142,6 +142,7 @@ private struct StrokingSink: PolylineSink, ~Copyable {
         subpath += 1
     }
 
+    @inline(__always)
     mutating func lineTo(_ x: Double, _ y: Double) {
         let last = points[points.count - 1]
         if x != last.x || y != last.y { points.append(OutlinePoint(x: x, y: y)); corners.append(false) }
