@@ -155,6 +155,51 @@ import Testing
         #expect(try coveredArea(l.strokedPath(StrokeStyle(lineWidth: 4, dash: [-1, 5])), clip: clip) > 399)
     }
 
+    @Test func undashedStrokesAreOutlinedAsOneDashLongerThanThePath() throws {
+        // Undashed strokes are stroked subpath by subpath while the centre line is flattened
+        // (`StrokingSink`); dashed ones go through `Path.polylines` and `dash`. A dash longer
+        // than the whole path keeps every open subpath whole, with the same corners, so both
+        // ways must give the same outline, element for element. Random open paths of lines,
+        // quadratics and cubics, some continuing smoothly (the next control point mirrors the
+        // last), some with zero-length lines, every cap and join.
+        var state: UInt32 = 11
+        func u() -> Double { state = state &* 1664525 &+ 1013904223; return Double(state) / 4294967296 }
+        func point() -> CGPoint { CGPoint(x: u() * 180 + 10, y: u() * 180 + 10) }
+        let caps: [CGLineCap] = [.butt, .round, .square], joins: [CGLineJoin] = [.miter, .round, .bevel]
+        var outlined = 0
+        for k in 0..<300 {
+            var path = Path()
+            for _ in 0..<(1 + k % 3) {
+                path.move(to: point())
+                var lastControl: CGPoint?
+                for _ in 0..<(1 + Int(u() * 4)) {
+                    let current = path.currentPoint!
+                    let mirrored = lastControl.map { CGPoint(x: 2 * current.x - $0.x, y: 2 * current.y - $0.y) }
+                    switch Int(u() * 4) {
+                    case 0: path.addLine(to: point()); lastControl = nil
+                    case 1: path.addLine(to: current); lastControl = nil
+                    case 2:
+                        let c = mirrored ?? point()
+                        path.addQuadCurve(to: point(), control: c); lastControl = c
+                    default:
+                        let c2 = point()
+                        path.addCurve(to: point(), control1: mirrored ?? point(), control2: c2); lastControl = c2
+                    }
+                }
+            }
+            let style = StrokeStyle(lineWidth: 0.5 + u() * 12, lineCap: caps[k % 3], lineJoin: joins[(k / 3) % 3],
+                                    miterLimit: 1 + u() * 9)
+            var dashed = style
+            dashed.dash = [1e6, 1]
+            let tolerance = [0.02, 0.25][k % 2]
+            let whole = try path.strokedPath(style, tolerance: tolerance, limits: .standard)
+            if !whole.isEmpty { outlined += 1 }
+            #expect(whole.elements == (try path.strokedPath(dashed, tolerance: tolerance, limits: .standard)).elements, "path \(k)")
+        }
+        // Only a lone zero-length line with butt caps outlines to nothing.
+        #expect(outlined > 280, "\(outlined)")
+    }
+
     @Test func trimKeepsAFractionOfTheLength() throws {
         // A circle of r = 40 stroked 4 wide, trimmed to 0.72: 0.72·2π·40·4 = 723.8 px² with butt
         // caps (the caps are straight, so the annulus sector's area is exact).
@@ -219,5 +264,22 @@ import Testing
             try line.strokedPath(style, tolerance: 0.1, limits: StrokeLimits(maximumOutlinePoints: 5_000))
         }
         #expect(try !line.strokedPath(style, tolerance: 0.1, limits: StrokeLimits(maximumOutlinePoints: 100_000)).isEmpty)
+    }
+
+    @Test func anUndashedOutlineBeyondItsLimitIsRefused() throws {
+        // Undashed strokes are stroked while flattened (`StrokingSink`), and hold the same
+        // budget: 1,000 subpaths of one segment take 2 × 2 + 8 = 12 points each, 12,000 in all.
+        var path = Path()
+        for i in 0..<1_000 {
+            path.move(to: CGPoint(x: Double(i % 40) * 5, y: Double(i / 40) * 5))
+            path.addLine(to: CGPoint(x: Double(i % 40) * 5 + 3, y: Double(i / 40) * 5 + 1))
+        }
+        let solid = StrokeStyle(lineWidth: 1)
+        #expect(throws: StrokeRefusal.outlinePoints(limit: 11_999)) {
+            try path.strokedPath(solid, tolerance: 0.1, limits: StrokeLimits(maximumOutlinePoints: 11_999))
+        }
+        // At exactly the budget every subpath is outlined: a move, three lines and a close each.
+        let outline = try path.strokedPath(solid, tolerance: 0.1, limits: StrokeLimits(maximumOutlinePoints: 12_000))
+        #expect(outline.elements.count == 5_000)
     }
 }
