@@ -240,7 +240,38 @@ public enum FuzzTargets {
         guard let surface = try? Surface(width: 32, height: 32) else { return false }
         _ = try? Canvas(surface).fill(outline, with: .color(.black))
         _ = try? Canvas(surface).fill(trimmed.strokedPath(StrokeStyle(lineWidth: 2)), with: .color(.black))
+        strokesDrawnStraightMatchTheirOutlines(p, style, &reader)
         return true
+    }
+
+    /// A stroke drawn from itself (`Canvas.fill(_ stroke:…)`, its outline sent straight into
+    /// the rasterizer's edges) must give the bytes of its outline filled as a path, and fail
+    /// where that fails; also batched on two threads, built by helpers (`PendingFill.stroke`).
+    private static func strokesDrawnStraightMatchTheirOutlines(_ p: Path, _ style: StrokeStyle, _ reader: inout FuzzReader) {
+        let place = CGAffineTransform(a: reader.coordinate() / 16, b: reader.coordinate() / 16, c: reader.coordinate() / 16,
+                                      d: reader.coordinate() / 16, tx: reader.coordinate(), ty: reader.coordinate())
+        let stroke = PathStroke(path: p, style: style, tolerance: [0.02, 0.25][Int(reader.byte() & 1)], transform: place)
+        let flags = reader.byte()
+        guard let outlined = try? Surface(width: 32, height: 32), let straight = try? Surface(width: 32, height: 32),
+              let banded = try? Surface(width: 32, height: 32) else { return }
+        let batched = Rasterizer()
+        batched.threads = 2
+        if flags & 1 != 0 { batched.minimumParallelBuildSegments = 0 }
+        if flags & 3 == 3 { batched.buildsAtFlush = false }
+        guard let state = try? batched.beginBatch(on: banded) else { return }
+        for k in 0..<3 {
+            let shift = CGAffineTransform(translationX: CGFloat(5 * k), y: CGFloat(-3 * k))
+            let color = Color(red: 0.3 * Double(k), green: 0.6, blue: 0.2, opacity: 0.5 + 0.25 * Double(k))
+            let a: Void? = try? Canvas(outlined).fill(stroke.outline(), with: .color(color), transform: shift, coverageQuality: .fast)
+            let b: Void? = try? Canvas(straight).fill(stroke, with: .color(color), transform: shift)
+            let c: Void? = try? Canvas(banded, rasterizer: batched).fill(stroke, with: .color(color), transform: shift)
+            precondition((a == nil) == (b == nil) && (b == nil) == (c == nil), "a stroke failed one way only")
+        }
+        guard (try? batched.endBatch(restoring: state)) != nil else { return }
+        let same = outlined.withUnsafeMutableBytes { x in
+            straight.withUnsafeMutableBytes { y in banded.withUnsafeMutableBytes { z in x.elementsEqual(y) && y.elementsEqual(z) } }
+        }
+        precondition(same, "a stroke drawn straight differs from its outline filled")
     }
 
     /// Shape booleans: two paths from the bytes, every operation; each result must be finite.

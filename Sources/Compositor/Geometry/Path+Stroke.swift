@@ -119,21 +119,22 @@ private struct PolylineCollector: PolylineSink {
     }
 }
 
-/// Strokes a flattening subpath by subpath as it comes (`Path.strokedPath` without dashes):
-/// each polyline is gathered as `PolylineCollector` gathers it, into scratch kept from one to
-/// the next, and stroked at once into `out`. Past the outline budget it strokes nothing more
+/// Strokes a flattening subpath by subpath as it comes (`Path.strokeUndashed`): each polyline
+/// is gathered as `PolylineCollector` gathers it, into scratch kept from one to the next, and
+/// stroked at once into `out`. Past the outline budget it strokes nothing more
 /// (the caller throws).
-private struct StrokingSink: PolylineSink, ~Copyable {
+private struct StrokingSink<Out: PolylineSink>: PolylineSink, ~Copyable {
     var stroker: Stroker
     let smooth: (ends: [Bool], starts: [Bool])
-    var out = PathBuilder()
+    var out: Out
     var points = ScratchBuffer<OutlinePoint>()
     var corners = ScratchBuffer<Bool>()
     var element = 0, subpath = -1
 
-    init(stroker: consuming Stroker, smooth: (ends: [Bool], starts: [Bool])) {
+    init(stroker: consuming Stroker, smooth: (ends: [Bool], starts: [Bool]), out: Out) {
         self.stroker = stroker
         self.smooth = smooth
+        self.out = out
     }
 
     mutating func moveTo(_ x: Double, _ y: Double) {
@@ -211,10 +212,9 @@ extension Path {
         // towards the concave side by up to the tolerance, a tenth of a 1 px stroke's width.
         guard let pattern = style.validDashPattern else {
             // Each subpath stroked as soon as it is flattened, from reused scratch.
-            var sink = StrokingSink(stroker: stroker, smooth: smoothJunctions())
-            flatten(tolerance: tolerance, balanced: true, into: &sink)
-            if sink.stroker.budget.remaining < 0 { throw .outlinePoints(limit: limits.maximumOutlinePoints) }
-            return sink.out.path
+            let (out, fits) = strokeUndashed(stroker, into: PathBuilder())
+            if !fits { throw .outlinePoints(limit: limits.maximumOutlinePoints) }
+            return out.path
         }
         let lines = try dash(polylines(tolerance: tolerance, balanced: true), pattern: pattern, phase: Double(style.dashPhase),
                              limit: limits.maximumDashes)
@@ -227,6 +227,16 @@ extension Path {
             if dashes.budget.remaining < 0 { throw .outlinePoints(limit: limits.maximumOutlinePoints) }
         }
         return out.path
+    }
+
+    /// Strokes this path with `stroker`, ignoring any dash pattern, into `out`: each subpath
+    /// stroked as soon as it is flattened (`StrokingSink`), its outline sent point by point.
+    /// Returns `out`, and false when the stroker's outline budget ran out (what was sent
+    /// before stays sent; nothing more is).
+    func strokeUndashed<Out: PolylineSink>(_ stroker: consuming Stroker, into out: Out) -> (Out, fits: Bool) {
+        var sink = StrokingSink(stroker: stroker, smooth: smoothJunctions(), out: out)
+        flatten(tolerance: sink.stroker.pen.tolerance, balanced: true, into: &sink)
+        return (sink.out, sink.stroker.budget.remaining >= 0)
     }
 
     /// The stroke's outline within `tolerance` (`strokeFlatteningTolerance` by default: 0.02 of

@@ -86,34 +86,71 @@ public final class Canvas {
         try rasterizer.rasterize(path, transform: transform, fillRule: fillRule, clip: region,
                                  opacity: opacity, tolerance: tolerance, quality: coverageQuality, solid: solid,
                                  gradient: gradient) { mask, stride, rect in
-            if pixmanSource == nil { pixmanSource = paint.pixmanSource(transform: paintTransform ?? transform, format: surface.format) }
-            guard let source = pixmanSource else { return }
-            guard let maskImage = pixman_image_create_bits(
-                PIXMAN_a8, Int32(rect.width), Int32(rect.height),
-                UnsafeMutableRawPointer(mutating: mask).assumingMemoryBound(to: UInt32.self), Int32(stride))
-            else { return }
-            defer { pixman_image_unref(maskImage) }
-            if let clipMask {
-                // Coverage × clip coverage: pixman's IN keeps the destination's alpha scaled by
-                // the source's. Outside the clip mask's extent the clip covers nothing.
-                let clipRect = clipMask.bounds.intersection(rect)
-                if clipRect.isEmpty { return }
-                if clipRect != rect { clearOutside(clipRect, in: rect, mask: UnsafeMutablePointer(mutating: mask), stride: stride) }
-                pixman_image_composite32(PIXMAN_OP_IN, clipMask.surface.image, nil, maskImage,
-                                         Int32(clipRect.x - clipMask.bounds.x), Int32(clipRect.y - clipMask.bounds.y), 0, 0,
-                                         Int32(clipRect.x - rect.x), Int32(clipRect.y - rect.y),
-                                         Int32(clipRect.width), Int32(clipRect.height))
-            }
-            if blendMode.needsPremaskedSource {
-                try compositePremasked(source.image, maskImage, rect: rect, blendMode: blendMode)
-            } else {
-                // Only the chunks of the mask that hold coverage.
-                let op = blendMode.pixmanOperator!
-                for span in rasterizer.bandSpans {
-                    pixman_image_composite32(op, source.image, maskImage, surface.image,
-                                             Int32(span.x), Int32(span.y), Int32(span.x - rect.x), Int32(span.y - rect.y),
-                                             Int32(span.x), Int32(span.y), Int32(span.width), Int32(span.height))
-                }
+            try composite(mask, stride: stride, rect: rect, paint: paint, paintTransform: paintTransform ?? transform,
+                          clipMask: clipMask, blendMode: blendMode, source: &pixmanSource)
+        }
+    }
+
+    /// Fills a stroke's outline (`PathStroke`, mapped by `transform`) with `paint`, as
+    /// `fill(stroke.outline(), with: paint, …, coverageQuality: .fast)` does, to the byte. A
+    /// solid colour blended normally onto 8-bit (A/X)RGB without a clip mask is drawn from the
+    /// stroke itself, its outline sent straight into the rasterizer's edges as it is made
+    /// (`Rasterizer.rasterize(_ stroke:…)`); anything else fills the outline as a path.
+    /// (Such a stroke never takes `fill`'s pixel-aligned box: the cells give a box coverage 0
+    /// or 1 exactly, and blend it with pixman's arithmetic, so the bytes are the same.)
+    ///
+    /// - Throws: as `fill`, and the stroke's `StrokeRefusal` where its limits refuse it.
+    public func fill(_ stroke: PathStroke, with paint: Paint, transform: CGAffineTransform = .identity,
+                     paintTransform: CGAffineTransform? = nil, opacity: Double = 1, blendMode: BlendMode = .normal,
+                     clipMask: CoverageMask? = nil) throws {
+        let region = clip.intersection(surface.bounds)
+        guard !region.isEmpty else { return }
+        guard clipMask == nil, blendMode == .normal, surface.format == .argb32 || surface.format == .xrgb32,
+              case .color(let color) = paint else {
+            return try fill(stroke.outline(), with: paint, fillRule: .nonZero, transform: transform, paintTransform: paintTransform,
+                            opacity: opacity, blendMode: blendMode, clipMask: clipMask, coverageQuality: .fast)
+        }
+        let c = pixmanColor(premultiplied: color, for: surface.format)
+        let source = UInt32(c.alpha >> 8) << 24 | UInt32(c.red >> 8) << 16 | UInt32(c.green >> 8) << 8 | UInt32(c.blue >> 8)
+        let solid = Rasterizer.SolidTarget(source: source, pixels: surface.data, stride: surface.stride)
+        var pixmanSource: PixmanSource?
+        try rasterizer.rasterize(stroke, transform: transform, clip: region, opacity: opacity, solid: solid) { mask, stride, rect in
+            try composite(mask, stride: stride, rect: rect, paint: paint, paintTransform: paintTransform ?? transform,
+                          clipMask: nil, blendMode: blendMode, source: &pixmanSource)
+        }
+    }
+
+    /// Composites `paint` through a band of coverage (`mask`, 8-bit, `stride` bytes a row,
+    /// covering `rect`) and `clipMask`: what `fill` does with each band the rasterizer emits.
+    private func composite(_ mask: UnsafePointer<UInt8>, stride: Int, rect: PixelRect, paint: Paint, paintTransform: CGAffineTransform,
+                           clipMask: CoverageMask?, blendMode: BlendMode, source pixmanSource: inout PixmanSource?) throws {
+        if pixmanSource == nil { pixmanSource = paint.pixmanSource(transform: paintTransform, format: surface.format) }
+        guard let source = pixmanSource else { return }
+        guard let maskImage = pixman_image_create_bits(
+            PIXMAN_a8, Int32(rect.width), Int32(rect.height),
+            UnsafeMutableRawPointer(mutating: mask).assumingMemoryBound(to: UInt32.self), Int32(stride))
+        else { return }
+        defer { pixman_image_unref(maskImage) }
+        if let clipMask {
+            // Coverage × clip coverage: pixman's IN keeps the destination's alpha scaled by
+            // the source's. Outside the clip mask's extent the clip covers nothing.
+            let clipRect = clipMask.bounds.intersection(rect)
+            if clipRect.isEmpty { return }
+            if clipRect != rect { clearOutside(clipRect, in: rect, mask: UnsafeMutablePointer(mutating: mask), stride: stride) }
+            pixman_image_composite32(PIXMAN_OP_IN, clipMask.surface.image, nil, maskImage,
+                                     Int32(clipRect.x - clipMask.bounds.x), Int32(clipRect.y - clipMask.bounds.y), 0, 0,
+                                     Int32(clipRect.x - rect.x), Int32(clipRect.y - rect.y),
+                                     Int32(clipRect.width), Int32(clipRect.height))
+        }
+        if blendMode.needsPremaskedSource {
+            try compositePremasked(source.image, maskImage, rect: rect, blendMode: blendMode)
+        } else {
+            // Only the chunks of the mask that hold coverage.
+            let op = blendMode.pixmanOperator!
+            for span in rasterizer.bandSpans {
+                pixman_image_composite32(op, source.image, maskImage, surface.image,
+                                         Int32(span.x), Int32(span.y), Int32(span.x - rect.x), Int32(span.y - rect.y),
+                                         Int32(span.x), Int32(span.y), Int32(span.width), Int32(span.height))
             }
         }
     }

@@ -473,6 +473,66 @@ public final class Rasterizer {
         return true
     }
 
+    /// `rasterize(…)` of a stroke's outline mapped by `transform`, `.fast` under the non-zero
+    /// rule (a stroke's windings have one sign), with the outline sent straight into the cells'
+    /// edges as the stroker makes it (`PathStroke`), never held as a `Path`: the same edges,
+    /// checks and bytes as rasterizing `stroke.outline()`. A stroke without `streamBounds`, one
+    /// the cells cannot take, and a rasterizer without the cell route outline it first.
+    ///
+    /// - Throws: as `rasterize(_:…)` (the segment limit is checked once the outline is made,
+    ///   before anything is drawn), or the `StrokeRefusal` of a stroke without `streamBounds`.
+    func rasterize(_ stroke: PathStroke, transform: CGAffineTransform, clip: PixelRect, opacity: Double,
+                   solid: SolidTarget?, gradient: GradientTarget? = nil,
+                   emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
+        guard let bounds = stroke.streamBounds, usesCells, flattensFastFillsForCells else {
+            return try rasterizeOutline(of: stroke, transform: transform, clip: clip, opacity: opacity, solid: solid,
+                                        gradient: gradient, emit: emit)
+        }
+        if let solid, pendingCount > 0 || directSegments >= minimumParallelBuildSegments,
+           let segments = deferredSegments(stroke, bounds, transform: transform, clip: clip, solid: solid) {
+            try record(PendingFill(path: Path(), stroke: stroke, transform: transform, fillRule: .nonZero, clip: clip,
+                                   opacity: opacity, tolerance: flatteningTolerance, source: solid.source, quality: .fast),
+                       segments: segments)
+            return
+        }
+        if pendingCount > 0 { try flushBatch() }
+        var edges = CellEdgeBuilder()
+        swap(&edges.flat, &flatSegments)
+        defer { swap(&edges.flat, &flatSegments) }
+        edges.flat.removeAll()
+        edges.checksShape = true
+        let count = withUnsafeMutablePointer(to: &edges) { edges in
+            stroke.send(into: MappedOutline(edges: edges, place: stroke.transform, device: transform)).segments
+        }
+        guard count <= maximumSegments else { throw RasterError.tooManySegments(count: count, limit: maximumSegments) }
+        guard edges.finite, edges.sx.isFinite, edges.sy.isFinite else {
+            throw RasterError.nonFiniteGeometry(element: firstNonFiniteElement((try? stroke.outline()) ?? Path(), transform))
+        }
+        let flat = edges.flat.buffer
+        guard flat.count > 0, opacity > 0,
+              let (x0, y0, x1, y1) = deviceRegion(edges.minX, edges.minY, edges.maxX, edges.maxY, clip: clip) else {
+            directSegments &+= count
+            return
+        }
+        guard x1 - x0 < cellMaximumExtent, y1 - y0 < cellMaximumExtent else {
+            return try rasterizeOutline(of: stroke, transform: transform, clip: clip, opacity: opacity, solid: solid,
+                                        gradient: gradient, emit: emit)
+        }
+        directSegments &+= count
+        fastCellPaths += 1
+        try rasterizeCells(flat, region: PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), fillRule: .nonZero,
+                           opacity: opacity, shift: edges.simple ? cellShiftSimple : cellShiftFast, solid: solid,
+                           gradient: gradient, emit: emit)
+    }
+
+    /// `rasterize(stroke…)` by way of the outline as a path.
+    private func rasterizeOutline(of stroke: PathStroke, transform: CGAffineTransform, clip: PixelRect, opacity: Double,
+                                  solid: SolidTarget?, gradient: GradientTarget?,
+                                  emit: (_ mask: UnsafePointer<UInt8>, _ stride: Int, _ rect: PixelRect) throws -> Void) throws {
+        try rasterize(stroke.outline(), transform: transform, fillRule: .nonZero, clip: clip, opacity: opacity, quality: .fast,
+                      solid: solid, gradient: gradient, emit: emit)
+    }
+
     /// The fast tier: `segments` (device pixels) accumulated in integer cells band by band
     /// (`CellRasterizer`), composited straight into `solid`'s rows or written to a mask for `emit`.
     private func rasterizeCells(_ segments: UnsafeBufferPointer<Double>, region: PixelRect, fillRule: FillRule, opacity: Double,
@@ -722,6 +782,8 @@ public final class Rasterizer {
     /// (`drawPending`), not by the caller.
     private struct PendingFill {
         var path: Path
+        /// A stroke to outline instead of `path` (`rasterize(_ stroke:…)`).
+        var stroke: PathStroke? = nil
         var transform: CGAffineTransform
         var fillRule: FillRule
         var clip: PixelRect
@@ -798,6 +860,30 @@ public final class Rasterizer {
         guard let segments = path.flattenedSegmentCount(transform: transform, tolerance: tolerance, below: 0x1p64),
               segments < minimumParallelSegments, segments <= maximumSegments else { return nil }
         return segments
+    }
+
+    /// `deferredSegments` of a stroke (with its `streamBounds`): the outline's segments are
+    /// not known before it is made, so the fill must be sure not to fail by its bounds (at
+    /// most `maximumSegments` points, every point finite: the centre line within 2⁶⁰ px once
+    /// mapped, and the farthest an outline point strays from it, the half width times the
+    /// miter limit or 1.5·10⁶ for an inner join of a near U-turn, mapped, within 2⁶⁰ too);
+    /// the count it returns, for batching only, is the usual one: two points a vertex, a cap
+    /// of 16.
+    private func deferredSegments(_ stroke: PathStroke, _ bounds: (budget: Int, points: Int), transform: CGAffineTransform,
+                                  clip: PixelRect, solid: SolidTarget) -> Int? {
+        guard threads > 1, !recordsEverything, usesCells, let target = batch.target?.rows, target.pixels == solid.pixels,
+              target.stride == solid.stride, clip.width < cellMaximumExtent, clip.height < cellMaximumExtent,
+              stroke.path.elements.count < minimumParallelSegments, bounds.points <= maximumSegments else { return nil }
+        let toDevice = stroke.transform.concatenating(transform)
+        // The transform stretches no length by more than its matrix's Frobenius norm.
+        let t = toDevice
+        let stretch = Double(t.a * t.a + t.b * t.b + t.c * t.c + t.d * t.d).squareRoot()
+        let reach = Double(stroke.style.lineWidth) / 2 * max(1.5e6, Double(stroke.style.miterLimit)) * stretch
+        guard reach < 0x1p60,
+              let segments = stroke.path.flattenedSegmentCount(transform: toDevice, tolerance: stroke.tolerance, below: 0x1p60)
+        else { return nil }
+        let estimate = 2 * segments + 16 * stroke.subpathCount
+        return estimate < minimumParallelSegments ? estimate : nil
     }
 
     /// Draws the fills recorded whole, after what the batch holds, in two phases.
@@ -969,11 +1055,16 @@ public final class Rasterizer {
                 let start = builder.batch.commandCount
                 var error: Error?
                 builder.coverageQuality = fills[i].quality
+                let solid = SolidTarget(source: fills[i].source, pixels: target.pixels, stride: target.stride)
                 do {
-                    try builder.rasterize(fills[i].path, transform: fills[i].transform, fillRule: fills[i].fillRule,
-                                          clip: fills[i].clip, opacity: fills[i].opacity, tolerance: fills[i].tolerance,
-                                          solid: SolidTarget(source: fills[i].source, pixels: target.pixels, stride: target.stride),
-                                          emit: { _, _, _ in })
+                    if let stroke = fills[i].stroke {
+                        try builder.rasterize(stroke, transform: fills[i].transform, clip: fills[i].clip, opacity: fills[i].opacity,
+                                              solid: solid, emit: { _, _, _ in })
+                    } else {
+                        try builder.rasterize(fills[i].path, transform: fills[i].transform, fillRule: fills[i].fillRule,
+                                              clip: fills[i].clip, opacity: fills[i].opacity, tolerance: fills[i].tolerance,
+                                              solid: solid, emit: { _, _, _ in })
+                    }
                 } catch let e {
                     error = e
                 }
@@ -1093,4 +1184,44 @@ public final class Rasterizer {
         }
         return 0
     }
+}
+
+/// A stroke's outline points, in the stroke's units, mapped to device space as the outline
+/// path would be (`Path.applying(place)`, skipped for the identity as it skips it, then
+/// `Path.flatten(transform: device)`'s arithmetic) and sent to the cell edge builder; counts
+/// the points (moves and lines: the outline path's `flattenedSegmentCount`).
+private struct MappedOutline: PolylineSink {
+    let edges: UnsafeMutablePointer<CellEdgeBuilder>
+    let place: CGAffineTransform
+    let placeIsIdentity: Bool
+    let device: CGAffineTransform
+    var segments = 0
+
+    init(edges: UnsafeMutablePointer<CellEdgeBuilder>, place: CGAffineTransform, device: CGAffineTransform) {
+        self.edges = edges
+        self.place = place
+        placeIsIdentity = place.isIdentity
+        self.device = device
+    }
+
+    @inline(__always) private func map(_ x: Double, _ y: Double) -> (Double, Double) {
+        var p = CGPoint(x: x, y: y)
+        if !placeIsIdentity { p = p.applying(place) }
+        let t = device
+        return (t.a * p.x + t.c * p.y + t.tx, t.b * p.x + t.d * p.y + t.ty)
+    }
+
+    @inline(__always) mutating func moveTo(_ x: Double, _ y: Double) {
+        segments &+= 1
+        let (px, py) = map(x, y)
+        edges.pointee.moveTo(px, py)
+    }
+
+    @inline(__always) mutating func lineTo(_ x: Double, _ y: Double) {
+        segments &+= 1
+        let (px, py) = map(x, y)
+        edges.pointee.lineTo(px, py)
+    }
+
+    @inline(__always) mutating func close(explicit: Bool) { edges.pointee.close(explicit: explicit) }
 }

@@ -90,6 +90,9 @@ public enum DisplayItem: Hashable, Sendable {
             var textSummary: TextSummary?
             var sourceTag = SourceTag()
             var strokeOutline = false
+            /// For a stroke drawn from its recipe: the stroke, `path` its outline (made on
+            /// first use; `path` above then stays empty).
+            var stroke: StrokeSource?
         }
 
         /// Mutated only through `fields`' accessor, which copies it first when it is shared.
@@ -109,10 +112,23 @@ public enum DisplayItem: Hashable, Sendable {
             }
         }
 
+        /// The device-space path filled. For a stroke lowered from a shape, its outline, made
+        /// the first time it is asked for (the renderer draws such a stroke from `stroke`
+        /// without it).
         public var path: Path {
-            get { box.fields.path }
-            set { fields.path = newValue }
+            get { box.fields.stroke?.outline ?? box.fields.path }
+            set {
+                fields.path = newValue
+                fields.stroke = nil
+            }
         }
+        /// The stroke whose outline `path` is, when the leaf was lowered from one
+        /// (`shape.stroke(…)`) and its outline cannot be refused: the renderer strokes it
+        /// straight into the rasterizer's edges (`Canvas.fill(_ stroke:…)`).
+        public var stroke: PathStroke? { box.fields.stroke?.stroke }
+        /// Whether `path` is made and kept (asked for by planning or `explain`): then drawing
+        /// it is cheaper than stroking again.
+        var hasOutline: Bool { box.fields.stroke?.hasOutline ?? true }
         public var fill: ShapeFill {
             get { box.fields.fill }
             set { fields.fill = newValue }
@@ -183,6 +199,13 @@ public enum DisplayItem: Hashable, Sendable {
              glyphs: GlyphRun?, textSummary: TextSummary?, strokeOutline: Bool = false) {
             box = Box(Fields(path: path, fill: fill, fillRule: fillRule, blendMode: blendMode, clips: clips, shadows: shadows,
                              glyphs: glyphs, textSummary: textSummary, strokeOutline: strokeOutline))
+        }
+
+        /// A stroke's leaf, kept as the stroke (its outline made only if asked for); only for
+        /// strokes with `PathStroke.streamBounds`, whose outline cannot be refused.
+        init(stroke: PathStroke, fill: ShapeFill, blendMode: BlendMode, clips: [ClipPath], shadows: [DropShadow]) {
+            box = Box(Fields(path: Path(), fill: fill, fillRule: .nonZero, blendMode: blendMode, clips: clips, shadows: shadows,
+                             glyphs: nil, textSummary: nil, strokeOutline: true, stroke: StrokeSource(stroke)))
         }
 
         /// Equal when they draw the same (the source is not compared).
@@ -412,4 +435,30 @@ public struct GroupImage: Hashable, Sendable {
     public var frame: CGRect {
         CGRect(x: 0, y: 0, width: width, height: height).applying(placement)
     }
+}
+
+/// A leaf's stroke and, once asked for, its outline (`DisplayItem.Leaf.path`): made at most
+/// once, under a lock, since a display list's leaves may be read from several threads.
+/// Compared and hashed by the stroke (equal strokes have equal outlines).
+final class StrokeSource: Hashable, @unchecked Sendable {
+    let stroke: PathStroke
+    private let made = Locked<Path?>(nil)
+
+    init(_ stroke: PathStroke) { self.stroke = stroke }
+
+    /// The outline (`PathStroke.outline()`); the leaf holds only strokes that cannot be
+    /// refused, so the empty path stands for nothing that happens.
+    var outline: Path {
+        made.withLock { made in
+            if let made { return made }
+            let outline = (try? stroke.outline()) ?? Path()
+            made = outline
+            return outline
+        }
+    }
+
+    var hasOutline: Bool { made.withLock { $0 != nil } }
+
+    static func == (a: StrokeSource, b: StrokeSource) -> Bool { a === b || a.stroke == b.stroke }
+    func hash(into hasher: inout Hasher) { hasher.combine(stroke) }
 }

@@ -272,10 +272,13 @@ struct LayerPlanner {
     private func plan(_ leaf: DisplayItem.Leaf, on surface: PixelRect) throws -> LeafPlan {
         let shift = CGAffineTransform(translationX: CGFloat(-surface.x), y: CGFloat(-surface.y))
         let local = PixelRect(x: 0, y: 0, width: surface.width, height: surface.height)
-        guard clipsLeaveSomething(leaf.clips, on: surface) else { return LeafPlan(visible: false, caster: leaf.path, shadowMasks: []) }
+        guard clipsLeaveSomething(leaf.clips, on: surface) else { return LeafPlan(visible: false, caster: Path(), shadowMasks: []) }
+        // Only shadows need the caster: a leaf without them is not asked for its path (a
+        // stroke's outline would be made for nothing).
+        guard !leaf.shadows.isEmpty else { return LeafPlan(visible: true, caster: Path(), shadowMasks: []) }
         // A clipped leaf casts the shadow of what remains visible: its path intersected with
         // each clip (a shape boolean, when the fill rules agree).
-        let caster = leaf.shadows.isEmpty || leaf.clips.isEmpty ? leaf.path : leaf.clips.reduce(leaf.path) { shape, clip in
+        let caster = leaf.clips.isEmpty ? leaf.path : leaf.clips.reduce(leaf.path) { shape, clip in
             clip.fillRule == leaf.fillRule ? shape.intersection(clip.path, eoFill: leaf.fillRule == .evenOdd) : shape
         }
         var masks: [PlannedImage?] = []

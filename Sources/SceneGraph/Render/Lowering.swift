@@ -200,30 +200,47 @@ struct Lowering {
     /// Containers with fewer children lower them on the calling thread.
     static let minimumParallelChildren = 512
 
-    /// The outlines of a container's strokes (children that are stroked shapes), made on
-    /// `threads` threads at once when there are at least `minimumParallelStrokes` of them;
-    /// nil otherwise, and for the other children. Each is what `lowerLeaf` would make: the
-    /// stroked shape's path taken in order (its `path(in:)` is the caller's code), stroked at
-    /// the resolution of its place, and mapped there, or the error that would stop lowering
-    /// there (thrown by `lowerLeaf` when it reaches that child, so errors come in order). On
-    /// S5 (1,000 stroked cubics) stroking was a quarter of the calling thread's time with two
-    /// threads drawing.
-    private func strokeOutlines(of children: [PlacedNode], _ context: LowerContext) -> [Result<Path, StrokeRefusal>?]? {
+    /// What a container's strokes (children that are stroked shapes) lower to, found before
+    /// the children are lowered: nil with one thread or fewer than `minimumParallelStrokes`
+    /// children, and for the children that are not strokes. Each stroked shape's path is taken
+    /// in order (its `path(in:)` is the caller's code). A stroke the rasterizer can draw
+    /// straight from itself (`PathStroke.isStreamable`) is kept as itself: the rasterizer's
+    /// threads stroke it while drawing. The others are outlined at the resolution of their
+    /// place and mapped there, on `threads` threads at once when there are at least
+    /// `minimumParallelStrokes` of them, or give the error that would stop lowering there
+    /// (thrown by `lowerLeaf` when it reaches that child, so errors come in order). On S5
+    /// (1,000 stroked cubics) stroking was a quarter of the calling thread's time with two
+    /// threads drawing, when every stroke was outlined here.
+    private func strokeOutlines(of children: [PlacedNode], _ context: LowerContext) -> [StrokeAhead?]? {
         guard threads > 1, children.count >= Self.minimumParallelStrokes, context.opacity > 0 else { return nil }
         var jobs: [(child: Int, path: Path, style: StrokeStyle, resolution: _PathResolution, place: CGAffineTransform)] = []
-        var outlines = [Result<Path, StrokeRefusal>?](repeating: nil, count: children.count)
+        var outlines = [StrokeAhead?](repeating: nil, count: children.count)
         for (k, child) in children.enumerated() {
             guard case .leaf(.shape(let geometry, _, _)) = child.content, let parts = geometry.strokeParts else { continue }
             let (local, place) = localSpace(child.rect, context.transform)
             let resolution = _PathResolution(transform: place, limits: limits)
             do throws(StrokeRefusal) {
                 let (path, style) = try parts(local, resolution)
+                // A stroke drawn straight from itself is stroked by the rasterizer (on its
+                // threads, `Rasterizer.rasterize(_ stroke:…)`), not here.
+                let stroke = PathStroke(path: path, style: style, tolerance: resolution.tolerance, limits: limits, transform: place)
+                if case .leaf(.shape(_, _, .nonZero)) = child.content, stroke.isStreamable {
+                    outlines[k] = .stroke(stroke)
+                    continue
+                }
                 jobs.append((k, path, style, resolution, place))
             } catch {
-                outlines[k] = .failure(error)
+                outlines[k] = .outline(.failure(error))
             }
         }
-        guard jobs.count >= Self.minimumParallelStrokes else { return nil }
+        guard jobs.count >= Self.minimumParallelStrokes else {
+            for job in jobs {
+                outlines[job.child] = .outline(Result { () throws(StrokeRefusal) in
+                    try job.resolution.stroke(job.path, job.style).applying(job.place)
+                })
+            }
+            return outlines
+        }
         let results = UnsafeMutableBufferPointer<Result<Path, StrokeRefusal>>.allocate(capacity: jobs.count)
         defer {
             _ = results.deinitialize()
@@ -248,15 +265,22 @@ struct Lowering {
                 }
             }
         }
-        for (j, job) in jobs.enumerated() { outlines[job.child] = results[j] }
+        for (j, job) in jobs.enumerated() { outlines[job.child] = .outline(results[j]) }
         return outlines
+    }
+
+    /// What `strokeOutlines` made of a stroked child before `lowerLeaf` reaches it: its
+    /// outline (or the refusal), or the stroke itself, to draw without an outline.
+    enum StrokeAhead {
+        case outline(Result<Path, StrokeRefusal>)
+        case stroke(PathStroke)
     }
 
     /// Containers with fewer strokes stroke them on the calling thread.
     static let minimumParallelStrokes = 32
 
     private func lowerLeaf(_ leaf: Leaf, in rect: CGRect, _ context: LowerContext, into items: inout [DisplayItem],
-                           outline: Result<Path, StrokeRefusal>? = nil) throws(StrokeRefusal) {
+                           outline: StrokeAhead? = nil) throws(StrokeRefusal) {
         switch leaf {
         case .empty, .spacer, .layoutFailure:
             break
@@ -291,9 +315,31 @@ struct Lowering {
             fill = fill.transformed(by: place).opacity(context.opacity)
             let path: Path
             switch outline {
-            case .success(let made)?: path = made
-            case .failure(let error)?: throw error
-            case nil: path = try geometry.path(local, _PathResolution(transform: place, limits: limits)).applying(place)
+            case .outline(.success(let made))?: path = made
+            case .outline(.failure(let error))?: throw error
+            case .stroke(let stroke)?:
+                items.append(.leaf(.init(stroke: stroke, fill: fill, blendMode: context.blendMode ?? .normal,
+                                         clips: context.clips, shadows: context.leafShadows)))
+                return
+            case nil:
+                let resolution = _PathResolution(transform: place, limits: limits)
+                guard let parts = geometry.strokeParts else {
+                    path = try geometry.path(local, resolution).applying(place)
+                    break
+                }
+                // A stroke is kept as the stroke, and drawn straight from it, where its outline
+                // cannot be refused (`PathStroke.streamBounds`: no dashes, within its limits by
+                // bounds known without stroking); otherwise outlined now, so that a refusal
+                // stops the render before anything is drawn.
+                let (centre, strokeStyle) = try parts(local, resolution)
+                let stroke = PathStroke(path: centre, style: strokeStyle, tolerance: resolution.tolerance, limits: limits,
+                                        transform: place)
+                if rule == .nonZero, stroke.isStreamable {
+                    items.append(.leaf(.init(stroke: stroke, fill: fill, blendMode: context.blendMode ?? .normal,
+                                             clips: context.clips, shadows: context.leafShadows)))
+                    return
+                }
+                path = try resolution.stroke(centre, strokeStyle).applying(place)
             }
             items.append(.leaf(.init(path: path, fill: fill, fillRule: rule, blendMode: context.blendMode ?? .normal,
                                      clips: context.clips, shadows: context.leafShadows, strokeOutline: geometry.strokeParts != nil)))

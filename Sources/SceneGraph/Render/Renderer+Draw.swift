@@ -62,6 +62,16 @@ extension Renderer {
             recorder.stats.leafDraws += 1
             return
         }
+        // A stroke kept as the stroke, its outline not made: stroked straight into the edges.
+        if let stroke = leaf.stroke, !leaf.hasOutline {
+            try recorder.time(.rasterization) {
+                try canvas.fill(stroke, with: leaf.fill.drawablePaint(), transform: shift,
+                                paintTransform: leaf.fill.transform.concatenating(shift), opacity: leaf.fill.coverageOpacity,
+                                blendMode: leaf.blendMode, clipMask: mask)
+            }
+            recorder.stats.leafDraws += 1
+            return
+        }
         // A stroke's outline winds one way: accumulated, at either quality (see `strokeOutline`).
         let quality: CoverageQuality? = leaf.strokeOutline && leaf.fillRule == .nonZero ? .fast : nil
         try recorder.time(.rasterization) {
