@@ -53,3 +53,47 @@ func loweringFailure<V: View>(_ view: V, threads: Int) -> String {
         return String(describing: error)
     }
 }
+
+/// A stroked shape's leaf keeps the stroke (`DisplayItem.Leaf.stroke`) and is drawn straight
+/// from it; its `path` is still the outline.
+@Suite struct StrokeLeafTests {
+    @Test func aStrokeLeafKeepsItsStrokeAndDrawsAsItsOutline() throws {
+        var path = Path()
+        path.move(to: CGPoint(x: 10, y: 20))
+        path.addCurve(to: CGPoint(x: 180, y: 90), control1: CGPoint(x: 200, y: 0), control2: CGPoint(x: 0, y: 160))
+        let view = ZStack(alignment: .topLeading) {
+            path.stroke(Color.blue.opacity(0.6), style: StrokeStyle(lineWidth: 7, lineCap: .round, lineJoin: .round))
+            path.stroke(Color.red, style: StrokeStyle(lineWidth: 3, dash: [5, 4]))
+        }.frame(width: 200, height: 120)
+        let renderer = Renderer(threads: 1)
+        let list = try renderer.displayList(for: view, size: CGSize(width: 200, height: 120), scale: 1.5)
+        let leaves = list.leaves
+        #expect(leaves.count == 2)
+        // The solid stroke is kept as a stroke, its outline made only when asked for.
+        let solid = try #require(leaves[0].stroke)
+        #expect(!leaves[0].hasOutline)
+        #expect(leaves[0].strokeOutline)
+        // Its outline is the one lowering used to keep: the shape stroked at the resolution of
+        // its place (1.5 px a point: 0.02 / 1.5 points), then placed.
+        #expect(solid.tolerance == strokeFlatteningTolerance / 1.5)
+        let outline = try path.strokedPath(solid.style, tolerance: solid.tolerance, limits: .standard).applying(solid.transform)
+        #expect(leaves[0].path == outline)
+        // The dashed one is outlined at once (a dash limit could refuse it).
+        #expect(leaves[1].stroke == nil)
+        #expect(!leaves[1].path.isEmpty)
+        // Drawn from the stroke or from its outline (a list of leaves without strokes), the
+        // same bytes.
+        let fresh = try renderer.displayList(for: view, size: CGSize(width: 200, height: 120), scale: 1.5)
+        var outlined = fresh
+        outlined.items = fresh.items.map { item in
+            guard case .leaf(var leaf) = item else { return item }
+            leaf.path = leaf.path
+            return .leaf(leaf)
+        }
+        #expect(outlined.leaves.allSatisfy { $0.stroke == nil })
+        let a = try Surface(width: 300, height: 180), b = try Surface(width: 300, height: 180)
+        try Renderer(threads: 1).render(fresh, into: a)
+        try Renderer(threads: 1).render(outlined, into: b)
+        #expect(a.withUnsafeMutableBytes { x in b.withUnsafeMutableBytes { y in x.elementsEqual(y) } })
+    }
+}
