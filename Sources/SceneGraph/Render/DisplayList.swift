@@ -208,7 +208,9 @@ public enum DisplayItem: Hashable, Sendable {
                              glyphs: nil, textSummary: nil, strokeOutline: true, stroke: StrokeSource(stroke)))
         }
 
-        /// Equal when they draw the same (the source is not compared).
+        /// Equal when they draw the same (the source is not compared). A stroke kept as the
+        /// stroke and its outline kept as a path draw the same yet compare unequal: equality
+        /// never says more than it knows.
         public static func == (a: Leaf, b: Leaf) -> Bool { a.box === b.box || a.box.fields == b.box.fields }
         public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
     }
